@@ -1,0 +1,226 @@
+/**
+ * Refrain's configuration: one zod schema per command, built from one table of options. The same
+ * table drives the command-line flags, the environment variables, `--help`, the docs table
+ * (`docs/configuration.md`) and the validation errors, so none of them can drift apart (STYLE.md §11).
+ */
+import { z } from 'zod';
+
+/** How an option is read: its flag is `--kebab-case` of the key; `env` names an environment variable. */
+interface OptionMeta {
+  description: string;
+  env?: string;
+}
+
+const bool = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const s = v.toLowerCase();
+  if (s === '' || s === '1' || s === 'true' || s === 'yes') return true;
+  if (s === '0' || s === 'false' || s === 'no') return false;
+  return v;
+}, z.boolean());
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const opt = <T extends z.ZodType>(schema: T, meta: OptionMeta) => schema.meta({ ...meta });
+
+/** Every option any command takes. Commands pick theirs below. */
+export const OPTIONS = {
+  data: opt(z.string().min(1).default('./data'), {
+    description: 'data directory: catalog, keys, index segments, feeds',
+    env: 'REFRAIN_DATA',
+  }),
+  port: opt(int(0, 65535).default(8080), { description: 'TCP port to listen on (0 picks a free one)', env: 'PORT' }),
+  host: opt(z.string().min(1).default('0.0.0.0'), { description: 'address to listen on', env: 'HOST' }),
+  publicUrl: opt(z.url().optional(), {
+    description: 'base URL clients reach this server at (tracking and share URLs); default http://localhost:PORT',
+    env: 'REFRAIN_PUBLIC_URL',
+  }),
+  legacyHttp200: opt(bool.default(false), {
+    description: 'answer HTTP 200 on /ws/1.1/ errors, with the status only in the envelope (old clients)',
+    env: 'REFRAIN_LEGACY_HTTP_200',
+  }),
+  allowUwsFallback: opt(bool.default(false), {
+    description: "start even when uWebSockets.js's native binary did not load (slow JS fallback)",
+    env: 'REFRAIN_ALLOW_UWS_FALLBACK',
+  }),
+  demo: opt(bool.default(false), {
+    description: 'on an empty data directory, generate and import a demo catalog and create a demo key',
+  }),
+  demoTracks: opt(int(100, 1_000_000).default(20_000), { description: 'size of the demo catalog in tracks' }),
+  maxBodyBytes: opt(int(1024, 64 * 1024 * 1024).default(1024 * 1024), {
+    description: 'largest request body accepted, in bytes (413 above it)',
+    env: 'REFRAIN_MAX_BODY_BYTES',
+  }),
+  lyricslensSunset: opt(z.iso.date().default('2026-09-01'), {
+    description: 'date from which track.lyricslens.get answers 410 (extend it to keep the old method alive)',
+    env: 'REFRAIN_LYRICSLENS_SUNSET',
+  }),
+  corsOrigin: opt(z.string().default('*'), {
+    description: 'Access-Control-Allow-Origin sent to browsers on /ws/1.1/',
+    env: 'REFRAIN_CORS_ORIGIN',
+  }),
+  logLevel: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'), {
+    description: 'log level of the JSON logs on stdout',
+    env: 'LOG_LEVEL',
+  }),
+  accessLog: opt(bool.default(false), { description: 'log one line per request', env: 'REFRAIN_ACCESS_LOG' }),
+  strict: opt(bool.default(false), { description: 'abort on the first bad line, with nothing applied' }),
+  batch: opt(int(1, 100_000).default(2000), { description: 'records written per LMDB transaction' }),
+  progress: opt(bool.optional(), { description: 'show a progress bar (default: when stderr is a terminal)' }),
+  json: opt(bool.default(false), { description: 'print exactly one JSON object describing the result' }),
+  tracks: opt(int(1, 50_000_000).default(1000), { description: 'number of tracks to generate' }),
+  seed: opt(int(0, 2 ** 31 - 1).default(1), { description: 'random seed: the same seed gives the same catalog' }),
+  out: opt(z.string().optional(), { description: 'output file (.jsonl or .jsonl.gz); default standard output' }),
+  plan: opt(z.enum(['free', 'basic', 'enterprise']).default('free'), { description: 'plan of the key' }),
+  quota: opt(int(0, 2 ** 31 - 1).optional(), {
+    description: 'daily request quota (0 = unlimited; default by plan: free 2000, basic 100000, enterprise 0)',
+  }),
+  rate: opt(int(0, 1_000_000).default(0), { description: 'rate limit in requests per minute (0 = none)' }),
+  country: opt(
+    z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'a two-letter ISO 3166-1 country code')
+      .transform((s) => s.toUpperCase())
+      .optional(),
+    { description: 'country of the key: content blocked there is returned restricted' },
+  ),
+  label: opt(z.string().max(200).default(''), { description: 'a note to tell keys apart' }),
+};
+
+type Options = typeof OPTIONS;
+type Pick<K extends keyof Options> = z.ZodObject<{ [P in K]: Options[P] }>;
+
+function pick<K extends keyof Options>(...keys: K[]): Pick<K> {
+  const shape = {} as { [P in K]: Options[P] };
+  for (const k of keys) shape[k] = OPTIONS[k];
+  return z.strictObject(shape) as unknown as Pick<K>;
+}
+
+/** The options of each command; `positionals` says what follows the flags. */
+export const COMMANDS = {
+  serve: {
+    summary: 'serve the /ws/1.1/ API',
+    positionals: '',
+    schema: pick(
+      'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
+      'maxBodyBytes', 'lyricslensSunset', 'corsOrigin', 'logLevel', 'accessLog',
+    ),
+  },
+  import: {
+    summary: 'import catalog files (JSONL or JSONL.gz, the format of docs/import-format.md)',
+    positionals: '<files…>',
+    schema: pick('data', 'strict', 'batch', 'progress', 'json'),
+  },
+  generate: {
+    summary: 'write a deterministic synthetic catalog in the import format',
+    positionals: '',
+    schema: pick('tracks', 'seed', 'out', 'progress', 'json'),
+  },
+  'keys create': {
+    summary: 'create an API key (its plaintext is shown once)',
+    positionals: '',
+    schema: pick('data', 'plan', 'quota', 'rate', 'country', 'label', 'json'),
+  },
+  'keys list': { summary: 'list API keys (never their plaintext)', positionals: '', schema: pick('data', 'json') },
+  'keys revoke': { summary: 'revoke an API key by its id', positionals: '<key_id>', schema: pick('data', 'json') },
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+export type CommandConfig<C extends CommandName> = z.output<(typeof COMMANDS)[C]['schema']>;
+export type ServeConfig = CommandConfig<'serve'>;
+
+const kebab = (camel: string): string => camel.replace(/[A-Z0-9]+/g, (m) => `-${m.toLowerCase()}`);
+const camel = (flag: string): string => flag.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
+function metaOf(schema: z.ZodType): OptionMeta {
+  return (schema.meta() ?? { description: '' }) as unknown as OptionMeta;
+}
+
+/** A problem with the command line, shown with the command's usage. */
+export class UsageError extends Error {}
+
+/**
+ * Parse `argv` (after the command words) for a command: flags win over environment variables,
+ * which win over defaults. Throws UsageError naming the flag on any bad value or unknown flag.
+ */
+export function parseCommand<C extends CommandName>(
+  command: C,
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { config: CommandConfig<C>; positionals: string[] } {
+  const { schema } = COMMANDS[command];
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const raw: Record<string, unknown> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = camel(arg.slice(2, eq === -1 ? undefined : eq));
+    const field = shape[name];
+    if (!field) throw new UsageError(`unknown option ${arg.split('=')[0]} for "${command}"`);
+    if (eq !== -1) raw[name] = arg.slice(eq + 1);
+    else if (isBoolean(field) && (argv[i + 1] === undefined || argv[i + 1].startsWith('--') || !isBoolWord(argv[i + 1])))
+      raw[name] = 'true';
+    else if (argv[i + 1] === undefined) throw new UsageError(`option --${kebab(name)} needs a value`);
+    else raw[name] = argv[++i];
+  }
+  for (const [name, field] of Object.entries(shape)) {
+    const envName = metaOf(field).env;
+    if (raw[name] === undefined && envName && env[envName] !== undefined && env[envName] !== '') raw[name] = env[envName];
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = String(issue.path[0] ?? '');
+    const envName = key && shape[key] ? metaOf(shape[key]).env : undefined;
+    const where = key ? `--${kebab(key)}${envName ? ` (or ${envName})` : ''}` : 'options';
+    throw new UsageError(`${where}: ${issue.message}`);
+  }
+  return { config: parsed.data as CommandConfig<C>, positionals };
+}
+
+const isBoolWord = (s: string): boolean => /^(true|false|1|0|yes|no)$/i.test(s);
+
+function isBoolean(field: z.ZodType): boolean {
+  // Boolean options are the ones whose default parses `true`: cheap and exact for this table.
+  return field.safeParse('true').success && field.safeParse(true).success && !field.safeParse('x').success;
+}
+
+function describeDefault(field: z.ZodType): string {
+  const def = field.safeParse(undefined);
+  if (!def.success || def.data === undefined) return '';
+  return ` (default: ${JSON.stringify(def.data)})`;
+}
+
+/** `--help` text of a command, generated from its schema. */
+export function helpText(command: CommandName): string {
+  const { schema, summary, positionals } = COMMANDS[command];
+  const lines = [`refrain ${command}${positionals ? ` ${positionals}` : ''} [options]`, '', `  ${summary}`, '', 'Options:'];
+  for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const meta = metaOf(field);
+    const flag = `--${kebab(name)}${isBoolean(field) ? '' : ' <value>'}`;
+    lines.push(`  ${flag.padEnd(26)} ${meta.description}${describeDefault(field)}${meta.env ? ` [env ${meta.env}]` : ''}`);
+  }
+  lines.push(`  ${'--help'.padEnd(26)} show this help`);
+  return lines.join('\n');
+}
+
+/** The whole option table as Markdown, for docs/configuration.md (written by scripts/docs-config.ts). */
+export function optionsMarkdown(): string {
+  const rows = ['| flag | env | default | commands | meaning |', '|---|---|---|---|---|'];
+  for (const [name, field] of Object.entries(OPTIONS) as [string, z.ZodType][]) {
+    const meta = metaOf(field);
+    const commands = (Object.keys(COMMANDS) as CommandName[]).filter((c) => name in COMMANDS[c].schema.shape);
+    const def = describeDefault(field).replace(/^ \(default: (.*)\)$/, '$1');
+    rows.push(`| \`--${kebab(name)}\` | ${meta.env ? `\`${meta.env}\`` : ''} | ${def ? `\`${def}\`` : ''} | ${commands.join(', ')} | ${meta.description} |`);
+  }
+  return rows.join('\n');
+}
