@@ -163,7 +163,8 @@ export const isrcPattern = /^[A-Z]{2}[A-Z0-9]{3}\d{2}\d{5}$/;
 export const trackSchema = z.object({
   type: z.literal('track'),
   track_id: id,
-  track_name: str.min(1),
+  // Required, but may be empty: real catalogs hold untitled entries (the Italian corpus has one).
+  track_name: str,
   artist_id: id,
   artist_name: str.min(1),
   commontrack_id: id.optional(),

@@ -1,0 +1,51 @@
+/**
+ * Finding the track a request names. Every identifier form of the public API works: track_id,
+ * commontrack_id, track_isrc, track_spotify_id, track_itunes_id (DESIGN.md §3). When several are
+ * given the first in that order decides. None → 400; an unknown one → 404.
+ */
+import type { Catalog, IndexName } from '../catalog/store.js';
+import type { TrackRecord } from '../catalog/records.js';
+import { badRequest, notFound } from '../errors.js';
+import { codeParam, idParam, isrcParam } from '../http/params.js';
+
+export const trackIdParams = {
+  track_id: idParam.optional().describe('Refrain track id'),
+  commontrack_id: idParam.optional().describe('id shared by every version of a recording'),
+  track_isrc: isrcParam.optional().describe('ISRC of the recording'),
+  track_spotify_id: codeParam.optional().describe('Spotify track id'),
+  track_itunes_id: codeParam.optional().describe('iTunes / Apple Music track id'),
+};
+
+export interface TrackIds {
+  track_id?: number;
+  commontrack_id?: number;
+  track_isrc?: string;
+  track_spotify_id?: string;
+  track_itunes_id?: string;
+}
+
+/**
+ * The track named by the parameters. `prefer` picks among several tracks behind one identifier
+ * (the versions of a commontrack, tracks sharing an ISRC): the first that has the wanted content,
+ * else the most popular.
+ */
+export function findTrack(catalog: Catalog, p: TrackIds, prefer?: (t: TrackRecord) => boolean): TrackRecord {
+  if (p.track_id !== undefined) {
+    const t = catalog.getTrack(p.track_id);
+    if (!t) throw notFound(`no track with track_id ${p.track_id}`);
+    return t;
+  }
+  const [index, key, name] = pickIndex(p);
+  const candidates = catalog.idsOf(index, key, 200).map((id) => catalog.getTrack(id)).filter((t): t is TrackRecord => !!t);
+  if (candidates.length === 0) throw notFound(`no track with ${name} ${key}`);
+  candidates.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
+  return (prefer && candidates.find(prefer)) || candidates[0];
+}
+
+function pickIndex(p: TrackIds): [IndexName, string | number, string] {
+  if (p.commontrack_id !== undefined) return ['commontrack', p.commontrack_id, 'commontrack_id'];
+  if (p.track_isrc !== undefined) return ['isrc', p.track_isrc, 'track_isrc'];
+  if (p.track_spotify_id !== undefined) return ['spotify', p.track_spotify_id, 'track_spotify_id'];
+  if (p.track_itunes_id !== undefined) return ['itunes', p.track_itunes_id, 'track_itunes_id'];
+  throw badRequest('one of track_id, commontrack_id, track_isrc, track_spotify_id, track_itunes_id is required');
+}

@@ -1,0 +1,45 @@
+/**
+ * What an API method is: its name, HTTP verb, zod parameter schema (validation, and the OpenAPI
+ * document), who may call it, and a handler that returns the envelope's body or throws RefrainError.
+ */
+import type { z } from 'zod';
+import type { Catalog } from '../catalog/store.js';
+import type { KeyRecord, Plan } from '../auth/keys.js';
+import type { Links } from './links.js';
+
+export interface ApiContext {
+  readonly catalog: Catalog;
+  readonly key: KeyRecord;
+  /** Country whose restrictions apply: the key's, else the `country` parameter, else ''. */
+  readonly country: string;
+  readonly links: Links;
+  readonly now: number;
+  readonly options: MethodOptions;
+  /** Extra envelope header fields (`available`, `instrumental`, …). */
+  readonly header: Record<string, unknown>;
+  /** Extra HTTP response headers (`Deprecation`, `Sunset`, …). */
+  readonly headers: Record<string, string>;
+}
+
+/** Server options the methods read. */
+export interface MethodOptions {
+  /** YYYY-MM-DD from which track.lyricslens.get answers 410. */
+  lyricslensSunset: string;
+}
+
+export interface ApiMethod<P extends z.ZodType = z.ZodType> {
+  name: string;
+  http: 'GET' | 'POST';
+  summary: string;
+  params: P;
+  /** Plans allowed to call the method (403 otherwise); all when absent. */
+  plans?: readonly Plan[];
+  /** Schema of `message.body` on success, for the OpenAPI document. */
+  body: z.ZodType;
+  /** Extra statuses the method can answer, for the OpenAPI document. */
+  statuses?: readonly number[];
+  deprecated?: boolean;
+  handle(ctx: ApiContext, params: z.output<P>): object;
+}
+
+export const defineMethod = <P extends z.ZodType>(method: ApiMethod<P>): ApiMethod<P> => method;

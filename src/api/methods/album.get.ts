@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineMethod } from '../method.js';
+import { presentAlbum } from '../present/artist.js';
+import { Album } from '../resources.js';
+import { notFound } from '../../errors.js';
+import { idParam } from '../../http/params.js';
+
+export default defineMethod({
+  name: 'album.get',
+  http: 'GET',
+  summary: 'An album by id',
+  params: z.object({ album_id: idParam }),
+  body: z.object({ album: Album }),
+  statuses: [400, 404],
+  handle(ctx, p) {
+    const album = ctx.catalog.getAlbum(p.album_id);
+    if (!album) throw notFound(`no album with album_id ${p.album_id}`);
+    return { album: presentAlbum(ctx, album) };
+  },
+});

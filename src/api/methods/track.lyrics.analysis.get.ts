@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineMethod } from '../method.js';
+import { findTrack, trackIdParams } from '../lookup.js';
+import { Lens } from '../resources.js';
+import { lensOf } from './lens.js';
+
+export default defineMethod({
+  name: 'track.lyrics.analysis.get',
+  http: 'GET',
+  summary: "Analysis of a track's lyrics: entities, language, meaning, moderation, moods, rating, religion, themes",
+  params: z.object(trackIdParams),
+  body: z.object({ analysis: Lens }),
+  statuses: [400, 404],
+  handle(ctx, p) {
+    const track = findTrack(ctx.catalog, p, (t) => t.has_lyrics_analysis === 1);
+    return { analysis: lensOf(ctx, track) };
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineMethod } from '../method.js';
+import { findTrack, trackIdParams } from '../lookup.js';
+import { presentRichsync } from '../present/content.js';
+import { Richsync } from '../resources.js';
+import { forbidden, notFound } from '../../errors.js';
+import { intParam } from '../../http/params.js';
+import { checkLength } from './length-filter.js';
+
+export default defineMethod({
+  name: 'track.richsync.get',
+  http: 'GET',
+  summary: 'The word-level synced lyrics of a track',
+  params: z.object({
+    ...trackIdParams,
+    f_richsync_length: intParam(0, 100_000).optional().describe('desired length in seconds'),
+    f_richsync_length_max_deviation: intParam(0, 100_000).optional().describe('allowed deviation in seconds (default 0)'),
+  }),
+  body: z.object({ richsync: Richsync }),
+  statuses: [400, 403, 404],
+  handle(ctx, p) {
+    if (ctx.key.plan === 'free') throw forbidden('Forbidden: richsync needs the basic or enterprise plan');
+    const track = findTrack(ctx.catalog, p, (t) => t.has_richsync === 1);
+    const richsync = ctx.catalog.getContent('richsync', track.track_id);
+    if (!richsync) throw notFound(`track ${track.track_id} has no richsync`);
+    checkLength('richsync', richsync.richsync_length, p.f_richsync_length, p.f_richsync_length_max_deviation);
+    ctx.header.available = 1;
+    return { richsync: presentRichsync(ctx, track, richsync) };
+  },
+});

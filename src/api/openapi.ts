@@ -1,0 +1,91 @@
+/**
+ * GET /ws/1.1/openapi.json: an OpenAPI 3.1 document of every method, generated from the same zod
+ * schemas that validate requests (parameters: their input side) and describe bodies.
+ */
+import { z } from 'zod';
+import type { ApiMethod } from './method.js';
+
+type JsonSchema = { properties?: Record<string, JsonSchema & { description?: string }>; required?: string[]; [k: string]: unknown };
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'bad request: a parameter is missing or malformed (header.hint names it)',
+  401: 'authentication failed: missing, invalid or revoked apikey',
+  402: 'usage limit reached: the daily quota is spent',
+  403: 'not authorized: the plan does not include this method',
+  404: 'not found',
+  405: 'unknown API method, or the wrong HTTP verb',
+  410: 'gone: the method passed its sunset',
+  413: 'request body too large',
+  429: 'rate limited: see Retry-After',
+  503: 'busy: try again shortly',
+};
+
+const COMMON_PARAMS = [
+  { name: 'apikey', in: 'query', required: false, description: 'API key (or send Authorization: Bearer)', schema: { type: 'string' } },
+  { name: 'format', in: 'query', required: false, description: 'json (default), xml or jsonp', schema: { type: 'string', enum: ['json', 'xml', 'jsonp'] } },
+  { name: 'callback', in: 'query', required: false, description: 'JSONP callback name (format=jsonp)', schema: { type: 'string' } },
+];
+
+function envelope(body: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['message'],
+    properties: {
+      message: {
+        type: 'object',
+        required: ['header', 'body'],
+        properties: {
+          header: {
+            type: 'object',
+            required: ['status_code', 'execute_time'],
+            properties: { status_code: { type: 'integer' }, execute_time: { type: 'number' }, hint: { type: 'string' } },
+          },
+          body,
+        },
+      },
+    },
+  };
+}
+
+function operation(m: ApiMethod): Record<string, unknown> {
+  const input = z.toJSONSchema(m.params, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const required = new Set(input.required ?? []);
+  const parameters = Object.entries(input.properties ?? {})
+    .filter(([name]) => name !== 'data')
+    .map(([name, schema]) => ({ name, in: 'query', required: required.has(name), description: schema.description, schema }));
+  const responses: Record<string, unknown> = {
+    200: {
+      description: 'success',
+      content: { 'application/json': { schema: envelope(z.toJSONSchema(m.body, { io: 'output', unrepresentable: 'any' }) as JsonSchema) } },
+    },
+  };
+  for (const status of [401, 402, 405, 429, ...(m.statuses ?? [])]) {
+    responses[status] = {
+      description: STATUS_TEXT[status] ?? 'error',
+      content: { 'application/json': { schema: envelope({ type: 'array', maxItems: 0 }) } },
+    };
+  }
+  const op: Record<string, unknown> = { operationId: m.name, summary: m.summary, parameters: [...COMMON_PARAMS, ...parameters], responses };
+  if (m.deprecated) op.deprecated = true;
+  if (m.plans) op['x-plans'] = m.plans;
+  const data = input.properties?.data;
+  if (data) op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data } } } } };
+  return op;
+}
+
+export function openapiDocument(methods: Iterable<ApiMethod>, serverUrl: string): object {
+  const paths: Record<string, unknown> = {};
+  for (const m of methods) paths[`/ws/1.1/${m.name}`] = { [m.http.toLowerCase()]: operation(m) };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Refrain lyrics and catalog API',
+      version: '1.0.0',
+      description: 'The /ws/1.1/ lyrics and catalog API served by Refrain. Every response is wrapped in {message:{header,body}}.',
+    },
+    servers: [{ url: serverUrl }],
+    components: { securitySchemes: { apikey: { type: 'apiKey', in: 'query', name: 'apikey' } } },
+    security: [{ apikey: [] }],
+    paths,
+  };
+}

@@ -1,0 +1,22 @@
+/** Every API method Refrain serves, by name (the path segment after /ws/1.1/). */
+import type { ApiMethod } from './method.js';
+import albumGet from './methods/album.get.js';
+import albumTracksGet from './methods/album.tracks.get.js';
+import artistAlbumsGet from './methods/artist.albums.get.js';
+import artistGet from './methods/artist.get.js';
+import chartArtistsGet from './methods/chart.artists.get.js';
+import chartTracksGet from './methods/chart.tracks.get.js';
+import trackGet from './methods/track.get.js';
+import trackLyricsAnalysisGet from './methods/track.lyrics.analysis.get.js';
+import trackLyricsGet from './methods/track.lyrics.get.js';
+import trackLyricslensGet from './methods/track.lyricslens.get.js';
+import trackRichsyncGet from './methods/track.richsync.get.js';
+import trackSnippetGet from './methods/track.snippet.get.js';
+import trackSubtitleGet from './methods/track.subtitle.get.js';
+
+const ALL: ApiMethod[] = [
+  trackGet, trackLyricsGet, trackSnippetGet, trackSubtitleGet, trackRichsyncGet, trackLyricsAnalysisGet, trackLyricslensGet,
+  artistGet, artistAlbumsGet, albumGet, albumTracksGet, chartTracksGet, chartArtistsGet,
+] as unknown as ApiMethod[];
+
+export const METHODS: ReadonlyMap<string, ApiMethod> = new Map(ALL.map((m) => [m.name, m]));

@@ -1,0 +1,160 @@
+/**
+ * The spec's resources as zod schemas: the OpenAPI document's response schemas, and what the HTTP
+ * tests check every response against (field names and types of the spec's resource tables).
+ */
+import { z } from 'zod';
+
+const flag = z.union([z.literal(0), z.literal(1)]);
+const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+const regionRestriction = z.object({ allowed: z.array(z.string()), blocked: z.array(z.string()) });
+const trackingUrls = {
+  script_tracking_url: z.url(),
+  pixel_tracking_url: z.url(),
+  html_tracking_url: z.url(),
+};
+const genreList = z.object({
+  music_genre_list: z.array(
+    z.object({
+      music_genre: z.object({
+        music_genre_id: z.number(),
+        music_genre_parent_id: z.number(),
+        music_genre_name: z.string(),
+        music_genre_name_extended: z.string(),
+        music_genre_vanity: z.string(),
+      }),
+    }),
+  ),
+});
+
+export const Track = z.object({
+  track_id: z.number(),
+  commontrack_id: z.number(),
+  commontrack_isrcs: z.array(z.array(z.string())),
+  track_isrc: z.string(),
+  track_name: z.string(),
+  track_rating: z.number(),
+  track_length: z.number(),
+  track_spotify_id: z.string(),
+  track_itunes_id: z.string(),
+  album_id: z.number(),
+  album_name: z.string(),
+  album_coverart_100x100: z.string(),
+  album_coverart_350x350: z.string(),
+  album_coverart_500x500: z.string(),
+  album_coverart_800x800: z.string(),
+  artist_id: z.number(),
+  artist_name: z.string(),
+  explicit: flag,
+  has_lyrics: flag,
+  has_richsync: flag,
+  has_subtitles: flag,
+  has_lyrics_crowd: flag,
+  has_track_structure: flag,
+  has_lyrics_analysis: flag,
+  instrumental: flag,
+  restricted: flag,
+  num_favourite: z.number(),
+  primary_genres: genreList,
+  track_edit_url: z.url(),
+  track_share_url: z.url(),
+  track_lyrics_translation_status: z.array(z.object({ from: z.string(), to: z.string(), perc: z.number().min(0).max(1) })).optional(),
+  updated_time: timestamp,
+});
+
+export const Lyrics = z.object({
+  lyrics_id: z.number(),
+  lyrics_body: z.string(),
+  lyrics_language: z.string(),
+  lyrics_copyright: z.string(),
+  explicit: flag,
+  restricted: flag,
+  ...trackingUrls,
+  region_restriction: regionRestriction,
+  updated_time: timestamp,
+});
+
+export const Subtitle = z.object({
+  subtitle_id: z.number(),
+  subtitle_body: z.string(),
+  subtitle_language: z.string(),
+  subtitle_language_description: z.string(),
+  subtitle_length: z.number(),
+  lyrics_copyright: z.string(),
+  restricted: flag,
+  ...trackingUrls,
+  updated_time: timestamp,
+});
+
+export const Snippet = z.object({
+  snippet_id: z.number(),
+  snippet_body: z.string(),
+  snippet_language: z.string(),
+  instrumental: flag,
+  restricted: flag,
+  region_restriction: regionRestriction,
+  ...trackingUrls,
+  updated_time: timestamp,
+});
+
+export const Richsync = z.object({
+  richsync_id: z.number(),
+  richsync_body: z.string(),
+  richssync_language: z.string(),
+  richsync_language: z.string(),
+  richsync_language_description: z.string(),
+  richsync_length: z.number(),
+  richsync_avg_count: z.number(),
+  lyrics_copyright: z.string(),
+  publisher_list: z.array(z.unknown()),
+  writer_list: z.array(z.unknown()),
+  restricted: flag,
+  ...trackingUrls,
+  updated_time: timestamp,
+});
+
+const partialDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const Artist = z.object({
+  artist_id: z.number(),
+  artist_name: z.string(),
+  artist_alias_list: z.array(z.object({ artist_alias: z.string() })),
+  artist_comment: z.string(),
+  artist_country: z.string(),
+  artist_credits: z.object({ artist_list: z.array(z.unknown()) }),
+  artist_name_translation_list: z.array(
+    z.object({ artist_name_translation: z.object({ language: z.string(), translation: z.string() }) }),
+  ),
+  artist_twitter_url: z.string(),
+  begin_date: partialDate,
+  end_date: partialDate,
+  begin_date_year: z.string(),
+  end_date_year: z.string(),
+  restricted: flag,
+  updated_time: timestamp,
+});
+
+export const Album = z.object({
+  album_id: z.number(),
+  album_name: z.string(),
+  album_rating: z.number(),
+  album_track_count: z.number(),
+  album_release_date: z.string(),
+  album_release_type: z.string(),
+  artist_id: z.number(),
+  artist_name: z.string(),
+  primary_genres: genreList,
+  restricted: flag,
+  updated_time: timestamp,
+  album_coverart_100x100: z.string(),
+});
+
+export const Lens = z.object({
+  entities: z.object({ entity_list: z.array(z.looseObject({})) }).optional(),
+  language_detection: z.object({ languages: z.array(z.looseObject({})) }).optional(),
+  meaning: z.looseObject({}).optional(),
+  moderation: z.looseObject({}).optional(),
+  moods: z.looseObject({}).optional(),
+  rating: z.looseObject({}).optional(),
+  religion: z.looseObject({}).optional(),
+  themes: z.looseObject({}).optional(),
+});

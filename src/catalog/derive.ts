@@ -1,0 +1,110 @@
+/**
+ * Derived fields of stored records (DESIGN.md §5): availability flags, `commontrack_id`, ids of
+ * content records, inherited region restrictions and timestamps. Pure functions of an import line.
+ */
+import type { AlbumRecord, AnalysisRecord, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord } from './records.js';
+import type { RegionRestriction, TrackInput } from './schema.js';
+import type { ContentKind } from './store.js';
+
+const WORLDWIDE: RegionRestriction = { allowed: ['XW'], blocked: [] };
+
+/** The stored track record of a track line (without its content, which has databases of its own). */
+export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, hash: string, now: string): TrackRecord {
+  const { type: _t, lyrics, subtitle, richsync, snippet, analysis, region_restriction, ...fields } = input;
+  const cover = (own: string, fromAlbum: string | undefined) => own || fromAlbum || '';
+  return {
+    ...fields,
+    commontrack_id: input.commontrack_id ?? input.track_id,
+    album_id: input.album_id ?? 0,
+    album_name: input.album_name || album?.album_name || '',
+    album_coverart_100x100: cover(input.album_coverart_100x100, album?.album_coverart_100x100),
+    album_coverart_350x350: cover(input.album_coverart_350x350, album?.album_coverart_350x350),
+    album_coverart_500x500: cover(input.album_coverart_500x500, album?.album_coverart_500x500),
+    album_coverart_800x800: cover(input.album_coverart_800x800, album?.album_coverart_800x800),
+    first_release_date: input.first_release_date || album?.album_release_date || '',
+    updated_time: input.updated_time ?? now,
+    region_restriction: region_restriction ?? lyrics?.region_restriction ?? WORLDWIDE,
+    has_lyrics: lyrics && lyrics.lyrics_body.trim() !== '' ? 1 : 0,
+    has_subtitles: subtitle ? 1 : 0,
+    has_richsync: richsync ? 1 : 0,
+    has_lyrics_analysis: analysis ? 1 : 0,
+    has_snippet: snippet ? 1 : 0,
+    hash,
+  };
+}
+
+type Contents = {
+  lyrics?: LyricsRecord;
+  subtitles?: SubtitleRecord;
+  richsync?: RichsyncRecord;
+  snippets?: SnippetRecord;
+  analysis?: AnalysisRecord;
+} & Partial<Record<ContentKind, object>>;
+
+/** The content records of a track line; a content record inherits the track's restriction. */
+export function contentRecords(input: TrackInput, track: TrackRecord): Contents {
+  const common = (c: { lyrics_copyright: string; restricted: 0 | 1; region_restriction?: RegionRestriction; updated_time?: string }) => ({
+    lyrics_copyright: c.lyrics_copyright,
+    restricted: (c.restricted || track.restricted) as 0 | 1,
+    region_restriction: c.region_restriction ?? track.region_restriction,
+    updated_time: c.updated_time ?? track.updated_time,
+  });
+  const out: Contents = {};
+  const { lyrics, subtitle, richsync, snippet, analysis } = input;
+  if (lyrics) {
+    out.lyrics = {
+      ...common(lyrics),
+      lyrics_id: lyrics.lyrics_id ?? track.track_id,
+      lyrics_body: lyrics.lyrics_body,
+      lyrics_language: lyrics.lyrics_language,
+      explicit: (lyrics.explicit || track.explicit) as 0 | 1,
+      instrumental: (lyrics.instrumental || track.instrumental) as 0 | 1,
+      verified: lyrics.verified,
+    };
+  }
+  const language = lyrics?.lyrics_language ?? '';
+  if (subtitle) {
+    out.subtitles = {
+      ...common(subtitle),
+      subtitle_id: subtitle.subtitle_id ?? track.track_id,
+      subtitle_body: subtitle.subtitle_body,
+      subtitle_language: subtitle.subtitle_language || language,
+      subtitle_length: Math.round(subtitle.subtitle_length ?? track.track_length),
+    };
+  }
+  if (richsync) {
+    const body = typeof richsync.richsync_body === 'string' ? richsync.richsync_body : JSON.stringify(richsync.richsync_body);
+    out.richsync = {
+      ...common(richsync),
+      richsync_id: richsync.richsync_id ?? track.track_id,
+      richsync_body: body,
+      richsync_language: richsync.richsync_language || richsync.richssync_language || language,
+      richsync_length: Math.round(richsync.richsync_length ?? track.track_length),
+      richsync_avg_count: richsync.richsync_avg_count ?? averageGroups(richsync.richsync_body),
+    };
+  }
+  if (snippet) {
+    out.snippets = {
+      ...common(snippet),
+      snippet_id: snippet.snippet_id ?? track.track_id,
+      snippet_body: snippet.snippet_body,
+      snippet_language: snippet.snippet_language || language,
+      instrumental: snippet.instrumental,
+    };
+  }
+  if (analysis) out.analysis = { ...analysis, updated_time: track.updated_time };
+  return out;
+}
+
+/** Mean number of character groups per richsync line (0 when the body is not a JSON array). */
+function averageGroups(body: string | { l: unknown[] }[]): number {
+  let lines: { l?: unknown[] }[];
+  try {
+    lines = typeof body === 'string' ? (JSON.parse(body) as { l?: unknown[] }[]) : body;
+  } catch {
+    return 0;
+  }
+  if (!Array.isArray(lines) || lines.length === 0) return 0;
+  const groups = lines.reduce((n, line) => n + (Array.isArray(line.l) ? line.l.length : 0), 0);
+  return Math.round((groups / lines.length) * 100) / 100;
+}

@@ -1,0 +1,91 @@
+/**
+ * The records the catalog stores: the import format's records with every default filled and the
+ * derived fields computed (DESIGN.md §5), so reading them needs no further work.
+ */
+import type { AlbumInput, AnalysisInput, ArtistInput, RegionRestriction, TrackInput } from './schema.js';
+
+type Flag = 0 | 1;
+
+/** xxh64 (hex) of the normalised import line a record came from: re-importing it changes nothing. */
+interface Hashed {
+  hash: string;
+}
+
+export type ArtistRecord = Omit<ArtistInput, 'type' | 'updated_time'> &
+  Hashed & {
+    updated_time: string;
+    /** 1 when no artist line was imported and the record was made from a track's artist fields. */
+    derived: Flag;
+  };
+
+export type AlbumRecord = Omit<AlbumInput, 'type' | 'updated_time' | 'artist_name'> &
+  Hashed & {
+    artist_name: string;
+    updated_time: string;
+    derived: Flag;
+  };
+
+export type TrackRecord = Omit<
+  TrackInput,
+  'type' | 'lyrics' | 'subtitle' | 'richsync' | 'snippet' | 'analysis' | 'commontrack_id' | 'updated_time' | 'region_restriction' | 'album_id'
+> &
+  Hashed & {
+    commontrack_id: number;
+    album_id: number;
+    updated_time: string;
+    region_restriction: RegionRestriction;
+    has_lyrics: Flag;
+    has_subtitles: Flag;
+    has_richsync: Flag;
+    has_lyrics_analysis: Flag;
+    has_snippet: Flag;
+  };
+
+interface ContentCommon {
+  lyrics_copyright: string;
+  restricted: Flag;
+  region_restriction: RegionRestriction;
+  updated_time: string;
+}
+
+export type LyricsRecord = ContentCommon & {
+  lyrics_id: number;
+  lyrics_body: string;
+  lyrics_language: string;
+  explicit: Flag;
+  instrumental: Flag;
+  verified: Flag;
+};
+
+export type SubtitleRecord = ContentCommon & {
+  subtitle_id: number;
+  subtitle_body: string;
+  subtitle_language: string;
+  subtitle_length: number;
+};
+
+export type RichsyncRecord = ContentCommon & {
+  richsync_id: number;
+  richsync_body: string;
+  richsync_language: string;
+  richsync_length: number;
+  richsync_avg_count: number;
+};
+
+export type SnippetRecord = ContentCommon & {
+  snippet_id: number;
+  snippet_body: string;
+  snippet_language: string;
+  instrumental: Flag;
+};
+
+export type AnalysisRecord = AnalysisInput & { updated_time: string };
+
+/** One entry of the change log: what changed, never the data itself (the feeds read the records). */
+export interface Change {
+  op: 'put' | 'del';
+  kind: 'track' | 'artist' | 'album';
+  id: number;
+  /** Milliseconds since the epoch. */
+  at: number;
+}

@@ -1,0 +1,164 @@
+/**
+ * The catalog store: one LMDB environment (memory-mapped, many readers, one writer at a time across
+ * processes) with a named sub-database per record kind, the secondary indexes, and the change log.
+ *
+ * Layout (all under `<data>/catalog/`):
+ *   tracks, artists, albums                    uint32 id → record (msgpackr shared structures)
+ *   lyrics, subtitles, richsync, snippets,
+ *   analysis                                   uint32 track_id → content record
+ *   idx:isrc, idx:spotify, idx:itunes          [code, track_id] → ''
+ *   idx:commontrack                            [commontrack_id, track_id] → ''
+ *   idx:artist_albums                          [artist_id, album_id] → ''
+ *   idx:album_tracks, idx:artist_tracks        [album_id|artist_id, track_id] → ''
+ *   idx:chart_tracks                           [track_rating, num_favourite, track_id] → ''
+ *   idx:chart_artists                          [artist_rating, artist_id] → ''
+ *   changes                                    seq → Change  (the feeds read it, issue #5)
+ *   meta                                       string → value
+ */
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import path from 'node:path';
+import type { AlbumRecord, AnalysisRecord, ArtistRecord, Change, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord } from './records.js';
+
+/** Reserved key of each record database's msgpackr shared structures (ids stop one below it). */
+const STRUCTURES_KEY = 0xffff_ffff;
+const MAX_ID = 0xffff_fffe;
+
+export const CONTENT_KINDS = ['lyrics', 'subtitles', 'richsync', 'snippets', 'analysis'] as const;
+export type ContentKind = (typeof CONTENT_KINDS)[number];
+
+export const INDEXES = [
+  'isrc', 'spotify', 'itunes', 'commontrack', 'artist_albums', 'album_tracks', 'artist_tracks', 'chart_tracks', 'chart_artists',
+] as const;
+export type IndexName = (typeof INDEXES)[number];
+
+interface ContentRecords {
+  lyrics: LyricsRecord;
+  subtitles: SubtitleRecord;
+  richsync: RichsyncRecord;
+  snippets: SnippetRecord;
+  analysis: AnalysisRecord;
+}
+
+export interface CatalogOptions {
+  /** Open without the right to write (a server that only reads still may; this only documents intent). */
+  readOnly?: boolean;
+}
+
+export class Catalog {
+  readonly root: RootDatabase;
+  readonly tracks: Database<TrackRecord, number>;
+  readonly artists: Database<ArtistRecord, number>;
+  readonly albums: Database<AlbumRecord, number>;
+  readonly content: { [K in ContentKind]: Database<ContentRecords[K], number> };
+  readonly index: Record<IndexName, Database<'', Key>>;
+  readonly changes: Database<Change, number>;
+  readonly meta: Database<unknown, string>;
+
+  private constructor(root: RootDatabase) {
+    this.root = root;
+    const records = <V>(name: string) =>
+      root.openDB<V, number>({ name, keyEncoding: 'uint32', sharedStructuresKey: STRUCTURES_KEY });
+    this.tracks = records<TrackRecord>('tracks');
+    this.artists = records<ArtistRecord>('artists');
+    this.albums = records<AlbumRecord>('albums');
+    this.content = {
+      lyrics: records<LyricsRecord>('lyrics'),
+      subtitles: records<SubtitleRecord>('subtitles'),
+      richsync: records<RichsyncRecord>('richsync'),
+      snippets: records<SnippetRecord>('snippets'),
+      analysis: records<AnalysisRecord>('analysis'),
+    };
+    this.index = Object.fromEntries(
+      INDEXES.map((name) => [name, root.openDB<'', Key>({ name: `idx:${name}`, encoding: 'binary' })]),
+    ) as Record<IndexName, Database<'', Key>>;
+    this.changes = root.openDB<Change, number>({ name: 'changes' });
+    this.meta = root.openDB<unknown, string>({ name: 'meta' });
+  }
+
+  /** Open (creating if needed) the catalog of a data directory. */
+  static open(dataDir: string, _options: CatalogOptions = {}): Catalog {
+    const root = open({
+      path: path.join(dataDir, 'catalog'),
+      maxDbs: 32,
+      // Grows as needed; a large initial map avoids remaps while a big import runs.
+      mapSize: 2 ** 34,
+      // Commits are made durable by LMDB's own sync; readers never block writers.
+      compression: false,
+    });
+    return new Catalog(root);
+  }
+
+  close(): Promise<void> {
+    return this.root.close();
+  }
+
+  /** Drop the read snapshot so the next read sees the latest commit (another process may write). */
+  refresh(): void {
+    this.root.resetReadTxn();
+  }
+
+  getTrack(id: number): TrackRecord | undefined {
+    return validId(id) ? this.tracks.get(id) : undefined;
+  }
+
+  getArtist(id: number): ArtistRecord | undefined {
+    return validId(id) ? this.artists.get(id) : undefined;
+  }
+
+  getAlbum(id: number): AlbumRecord | undefined {
+    return validId(id) ? this.albums.get(id) : undefined;
+  }
+
+  getContent<K extends ContentKind>(kind: K, trackId: number): ContentRecords[K] | undefined {
+    return validId(trackId) ? this.content[kind].get(trackId) : undefined;
+  }
+
+  /** Ids stored under one key of a composite index, in id order. */
+  idsOf(index: IndexName, key: string | number, limit?: number): number[] {
+    const ids: number[] = [];
+    for (const k of this.index[index].getKeys({ start: [key], end: [key, MAX_ID + 1], limit })) {
+      ids.push((k as [unknown, number])[1]);
+    }
+    return ids;
+  }
+
+  /** Count of ids under one key of a composite index. */
+  countOf(index: IndexName, key: string | number): number {
+    return this.index[index].getKeysCount({ start: [key], end: [key, MAX_ID + 1] });
+  }
+
+  /** Track ids from the most to the least popular (track_rating, then num_favourite). */
+  *tracksByPopularity(): Generator<number> {
+    for (const k of this.index.chart_tracks.getKeys({ reverse: true })) yield (k as number[])[2];
+  }
+
+  /** Artist ids from the highest to the lowest artist_rating. */
+  *artistsByPopularity(): Generator<number> {
+    for (const k of this.index.chart_artists.getKeys({ reverse: true })) yield (k as number[])[1];
+  }
+
+  /** Number of tracks in the catalog. */
+  trackCount(): number {
+    return this.tracks.getKeysCount({ start: 1, end: STRUCTURES_KEY });
+  }
+
+  /** Sequence number of the latest change (0 for an empty log). */
+  lastChange(): number {
+    for (const k of this.changes.getKeys({ reverse: true, limit: 1 })) return k as number;
+    return 0;
+  }
+
+  /** Changes after `seq`, oldest first. */
+  changesSince(seq: number, limit?: number): Iterable<{ key: number; value: Change }> {
+    return this.changes.getRange({ start: seq + 1, limit }) as Iterable<{ key: number; value: Change }>;
+  }
+
+  /** Iterate all track ids in id order (skips the shared-structures key). */
+  trackIds(): Iterable<number> {
+    return this.tracks.getKeys({ start: 1, end: STRUCTURES_KEY }) as Iterable<number>;
+  }
+}
+
+function validId(id: number): boolean {
+  return Number.isInteger(id) && id >= 1 && id <= MAX_ID;
+}

@@ -1,0 +1,197 @@
+/**
+ * Applying import records to the catalog: upserts and deletes with their index entries and change
+ * log, a batch per LMDB write transaction (all of a batch or none of it is committed).
+ *
+ * A track line is the whole track: content it does not carry (lyrics, subtitle, …) is removed.
+ * A line identical to what is stored (same xxh64 of its normalised form) changes nothing and logs
+ * nothing, so re-importing a file is a no-op.
+ */
+import { xxh64 } from '@node-rs/xxhash';
+import type { Database } from 'lmdb';
+import { CONTENT_KINDS, type Catalog } from './store.js';
+import type { AlbumRecord, ArtistRecord, Change, TrackRecord } from './records.js';
+import { albumSchema, artistSchema, type AlbumInput, type ArtistInput, type ImportRecord, type TrackInput } from './schema.js';
+import { contentRecords, trackRecord } from './derive.js';
+import { isoSeconds } from '../util/date.js';
+
+export type Outcome = 'imported' | 'updated' | 'unchanged' | 'deleted' | 'absent';
+
+const hashOf = (value: unknown): string => xxh64(JSON.stringify(value)).toString(16);
+
+/** Applies records in one write transaction; returns one outcome per record. */
+export function applyBatch(catalog: Catalog, records: readonly ImportRecord[], now = Date.now()): Outcome[] {
+  return catalog.root.transactionSync(() => new Writer(catalog, now).applyAll(records));
+}
+
+class Writer {
+  private seq: number;
+  private readonly time: string;
+
+  constructor(
+    private readonly c: Catalog,
+    private readonly now: number,
+  ) {
+    this.seq = c.lastChange();
+    this.time = isoSeconds(now);
+  }
+
+  applyAll(records: readonly ImportRecord[]): Outcome[] {
+    return records.map((r) => {
+      switch (r.type) {
+        case 'track':
+          return this.putTrack(r);
+        case 'artist':
+          return this.putArtist(r, 0);
+        case 'album':
+          return this.putAlbum(r, 0);
+        case 'delete':
+          if (r.track_id !== undefined) return this.deleteTrack(r.track_id);
+          if (r.album_id !== undefined) return this.deleteAlbum(r.album_id);
+          return this.deleteArtist(r.artist_id!);
+      }
+    });
+  }
+
+  private log(op: Change['op'], kind: Change['kind'], id: number): void {
+    this.c.changes.putSync(++this.seq, { op, kind, id, at: this.now });
+  }
+
+  private putArtist(input: ArtistInput, derived: 0 | 1): Outcome {
+    const hash = hashOf(input);
+    const old = this.c.artists.get(input.artist_id);
+    if (old && old.hash === hash) return 'unchanged';
+    const { type: _type, ...fields } = input;
+    const record: ArtistRecord = { ...fields, updated_time: input.updated_time ?? this.time, derived, hash };
+    const chart = this.c.index.chart_artists;
+    if (old) chart.removeSync([old.artist_rating, old.artist_id]);
+    chart.putSync([record.artist_rating, record.artist_id], '');
+    this.c.artists.putSync(record.artist_id, record);
+    this.log('put', 'artist', record.artist_id);
+    return old ? 'updated' : 'imported';
+  }
+
+  private putAlbum(input: AlbumInput, derived: 0 | 1): Outcome {
+    const hash = hashOf(input);
+    const old = this.c.albums.get(input.album_id);
+    if (old && old.hash === hash) return 'unchanged';
+    const artist = this.c.artists.get(input.artist_id);
+    if (!artist && input.artist_name) this.ensureArtist(input.artist_id, input.artist_name);
+    const { type: _type, ...fields } = input;
+    const record: AlbumRecord = {
+      ...fields,
+      artist_name: input.artist_name ?? artist?.artist_name ?? '',
+      updated_time: input.updated_time ?? this.time,
+      derived,
+      hash,
+    };
+    if (old) this.c.index.artist_albums.removeSync([old.artist_id, old.album_id]);
+    this.c.index.artist_albums.putSync([record.artist_id, record.album_id], '');
+    this.c.albums.putSync(record.album_id, record);
+    this.log('put', 'album', record.album_id);
+    return old ? 'updated' : 'imported';
+  }
+
+  /** A track names its artist and album; make records for them when no line did. */
+  private ensureArtist(artistId: number, name: string): void {
+    if (this.c.artists.doesExist(artistId)) return;
+    this.putArtist(artistSchema.parse({ type: 'artist', artist_id: artistId, artist_name: name }), 1);
+  }
+
+  private ensureAlbum(track: TrackInput): AlbumRecord | undefined {
+    if (track.album_id === undefined) return undefined;
+    const existing = this.c.albums.get(track.album_id);
+    if (existing) return existing;
+    this.putAlbum(
+      albumSchema.parse({
+        type: 'album',
+        album_id: track.album_id,
+        album_name: track.album_name || track.track_name,
+        artist_id: track.artist_id,
+        artist_name: track.artist_name,
+        album_release_date: track.first_release_date,
+        album_coverart_100x100: track.album_coverart_100x100,
+        album_coverart_350x350: track.album_coverart_350x350,
+        album_coverart_500x500: track.album_coverart_500x500,
+        album_coverart_800x800: track.album_coverart_800x800,
+      }),
+      1,
+    );
+    return this.c.albums.get(track.album_id);
+  }
+
+  private putTrack(input: TrackInput): Outcome {
+    const hash = hashOf(input);
+    const old = this.c.tracks.get(input.track_id);
+    if (old && old.hash === hash) return 'unchanged';
+    this.ensureArtist(input.artist_id, input.artist_name);
+    const album = this.ensureAlbum(input);
+    const record = trackRecord(input, album, hash, this.time);
+    if (old) this.unindexTrack(old);
+    this.indexTrack(record);
+    this.c.tracks.putSync(record.track_id, record);
+    const content = contentRecords(input, record);
+    for (const kind of CONTENT_KINDS) {
+      const db = this.c.content[kind] as Database<object, number>;
+      const value = content[kind];
+      if (value) db.putSync(record.track_id, value);
+      else if (old) db.removeSync(record.track_id);
+    }
+    this.log('put', 'track', record.track_id);
+    return old ? 'updated' : 'imported';
+  }
+
+  private indexTrack(t: TrackRecord): void {
+    const ix = this.c.index;
+    if (t.track_isrc) ix.isrc.putSync([t.track_isrc, t.track_id], '');
+    if (t.track_spotify_id) ix.spotify.putSync([t.track_spotify_id, t.track_id], '');
+    if (t.track_itunes_id) ix.itunes.putSync([t.track_itunes_id, t.track_id], '');
+    ix.commontrack.putSync([t.commontrack_id, t.track_id], '');
+    if (t.album_id) ix.album_tracks.putSync([t.album_id, t.track_id], '');
+    ix.artist_tracks.putSync([t.artist_id, t.track_id], '');
+    ix.chart_tracks.putSync([t.track_rating, t.num_favourite, t.track_id], '');
+  }
+
+  private unindexTrack(t: TrackRecord): void {
+    const ix = this.c.index;
+    if (t.track_isrc) ix.isrc.removeSync([t.track_isrc, t.track_id]);
+    if (t.track_spotify_id) ix.spotify.removeSync([t.track_spotify_id, t.track_id]);
+    if (t.track_itunes_id) ix.itunes.removeSync([t.track_itunes_id, t.track_id]);
+    ix.commontrack.removeSync([t.commontrack_id, t.track_id]);
+    if (t.album_id) ix.album_tracks.removeSync([t.album_id, t.track_id]);
+    ix.artist_tracks.removeSync([t.artist_id, t.track_id]);
+    ix.chart_tracks.removeSync([t.track_rating, t.num_favourite, t.track_id]);
+  }
+
+  private deleteTrack(id: number): Outcome {
+    const old = this.c.tracks.get(id);
+    if (!old) return 'absent';
+    this.unindexTrack(old);
+    this.c.tracks.removeSync(id);
+    for (const db of Object.values(this.c.content)) db.removeSync(id);
+    this.log('del', 'track', id);
+    return 'deleted';
+  }
+
+  /** Deleting an album deletes its tracks: a track never points at a missing album. */
+  private deleteAlbum(id: number): Outcome {
+    const old = this.c.albums.get(id);
+    if (!old) return 'absent';
+    for (const trackId of this.c.idsOf('album_tracks', id)) this.deleteTrack(trackId);
+    this.c.index.artist_albums.removeSync([old.artist_id, id]);
+    this.c.albums.removeSync(id);
+    this.log('del', 'album', id);
+    return 'deleted';
+  }
+
+  /** Deleting an artist deletes its albums and tracks. */
+  private deleteArtist(id: number): Outcome {
+    const old = this.c.artists.get(id);
+    if (!old) return 'absent';
+    for (const albumId of this.c.idsOf('artist_albums', id)) this.deleteAlbum(albumId);
+    for (const trackId of this.c.idsOf('artist_tracks', id)) this.deleteTrack(trackId);
+    this.c.index.chart_artists.removeSync([old.artist_rating, id]);
+    this.c.artists.removeSync(id);
+    this.log('del', 'artist', id);
+    return 'deleted';
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The `refrain` subcommands other than `serve`: import, generate and keys. Each takes its parsed
+ * config from the one option table of src/config.ts.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import type { CommandConfig } from '../config.js';
+import { Catalog } from '../catalog/store.js';
+import { importFiles, type ImportReport } from '../catalog/import.js';
+import { generateCatalog, type GenerateStats } from '../generate/index.js';
+import { KeyStore, type KeyRecord } from '../auth/keys.js';
+import { UsageError } from '../config.js';
+import { progressBar } from './progress.js';
+import { emit } from './output.js';
+
+export async function runImport(config: CommandConfig<'import'>, files: string[]): Promise<number> {
+  if (files.length === 0) throw new UsageError('name at least one file to import');
+  const catalog = Catalog.open(config.data);
+  try {
+    const bar = progressBar('importing', config.progress ?? (!config.json && Boolean(process.stderr.isTTY)));
+    const report = await importFiles(catalog, files, {
+      strict: config.strict,
+      batch: config.batch,
+      onProgress: (read, total, tracks) => bar.update(tracks, total ? read / total : 0),
+    });
+    bar.finish();
+    emit(config.json, report, () => importSummary(report));
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+export function importSummary(r: ImportReport): string {
+  const lines = [
+    `${r.lines.toLocaleString('en')} lines in ${r.seconds.toFixed(1)} s (${r.tracksPerSecond.toLocaleString('en')} tracks/s): ` +
+      `${r.imported} imported, ${r.updated} updated, ${r.unchanged} unchanged, ${r.deleted} deleted, ` +
+      `${r.absent} deletes of absent records, ${r.rejected} rejected`,
+  ];
+  for (const x of r.rejections.slice(0, 50)) lines.push(`  rejected ${x.file}:${x.line}: ${x.reason}`);
+  if (r.rejected > 50) lines.push(`  … and ${r.rejected - 50} more (use --json for the first 1000)`);
+  return lines.join('\n');
+}
+
+/** Write a generated catalog to a stream, honouring backpressure; gzip when the name ends in .gz. */
+export async function writeCatalog(
+  options: { tracks: number; seed: number },
+  out: string | undefined,
+  onTrack?: (tracks: number) => void,
+): Promise<GenerateStats> {
+  const { lines, stats } = generateCatalog(options);
+  const file = out ? createWriteStream(out) : process.stdout;
+  const sink: Writable = out?.endsWith('.gz') ? createGzip({ level: 4 }) : file;
+  if (sink !== file) sink.pipe(file);
+  let chunk = '';
+  for (const line of lines) {
+    chunk += line + '\n';
+    if (chunk.length < 1 << 16) continue;
+    if (!sink.write(chunk)) await once(sink, 'drain');
+    chunk = '';
+    onTrack?.(stats.tracks);
+  }
+  if (out) {
+    sink.end(chunk);
+    await once(file, 'finish');
+  } else if (chunk && !sink.write(chunk)) await once(sink, 'drain');
+  return stats;
+}
+
+export async function runGenerate(config: CommandConfig<'generate'>): Promise<number> {
+  const bar = progressBar('generating', config.progress ?? (Boolean(config.out) && Boolean(process.stderr.isTTY)));
+  const started = performance.now();
+  const stats = await writeCatalog(config, config.out, (n) => bar.update(n, n / config.tracks));
+  bar.finish();
+  if (config.out) {
+    const seconds = (performance.now() - started) / 1000;
+    emit(config.json, { file: config.out, seed: config.seed, seconds, ...stats }, () =>
+      `wrote ${stats.tracks} tracks, ${stats.albums} albums, ${stats.artists} artists to ${config.out} in ${seconds.toFixed(1)} s`,
+    );
+  }
+  return 0;
+}
+
+const describeKey = (r: KeyRecord): string =>
+  `${r.key_id}  ${r.plan.padEnd(10)} quota ${r.quota || 'unlimited'}/day  rate ${r.rate || 'unlimited'}/min` +
+  `${r.country ? `  country ${r.country}` : ''}${r.revoked ? `  REVOKED ${r.revoked}` : ''}${r.label ? `  "${r.label}"` : ''}`;
+
+export async function runKeys(action: string, config: CommandConfig<'keys list'> & Partial<CommandConfig<'keys create'>>, args: string[]): Promise<number> {
+  const catalog = Catalog.open(config.data);
+  try {
+    const keys = new KeyStore(catalog.root);
+    if (action === 'create') {
+      const { key, record } = keys.create({
+        plan: config.plan ?? 'free', quota: config.quota, rate: config.rate, country: config.country, label: config.label,
+      });
+      emit(config.json, { key, ...record }, () => `${key}\n${describeKey(record)}\n(the key is shown only now: store it)`);
+    } else if (action === 'list') {
+      const list = keys.list();
+      emit(config.json, { keys: list }, () => (list.length ? list.map(describeKey).join('\n') : 'no keys'));
+    } else {
+      if (args.length !== 1) throw new UsageError('name the key_id to revoke (see `refrain keys list`)');
+      const record = keys.revoke(args[0]);
+      emit(config.json, record, () => `revoked ${describeKey(record)}`);
+    }
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}

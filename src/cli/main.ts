@@ -1,0 +1,65 @@
+/**
+ * The `refrain` command: `serve`, `import <files…>`, `generate`, `keys create|list|revoke`.
+ * Every option comes from the one schema in src/config.ts; `--help` is generated from it.
+ */
+import { COMMANDS, helpText, parseCommand, UsageError, type CommandName } from '../config.js';
+import { RefrainError } from '../errors.js';
+import { runGenerate, runImport, runKeys } from './commands.js';
+import { runServe } from './serve.js';
+
+const USAGE = `usage: refrain <command> [options]
+
+Commands:
+${(Object.keys(COMMANDS) as CommandName[]).map((c) => `  ${c.padEnd(14)} ${COMMANDS[c].summary}`).join('\n')}
+
+Run \`refrain <command> --help\` for a command's options.`;
+
+function commandOf(argv: string[]): { name: CommandName; rest: string[] } | undefined {
+  if (argv[0] === 'keys' && ['create', 'list', 'revoke'].includes(argv[1])) {
+    return { name: `keys ${argv[1]}` as CommandName, rest: argv.slice(2) };
+  }
+  if (argv[0] && argv[0] !== 'keys' && argv[0] in COMMANDS) return { name: argv[0] as CommandName, rest: argv.slice(1) };
+  return undefined;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const command = commandOf(argv);
+  if (!command) {
+    const asked = argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help';
+    (asked ? process.stdout : process.stderr).write(`${USAGE}\n`);
+    return asked ? 0 : 2;
+  }
+  if (command.rest.includes('--help') || command.rest.includes('-h')) {
+    process.stdout.write(`${helpText(command.name)}\n`);
+    return 0;
+  }
+  try {
+    switch (command.name) {
+      case 'serve':
+        return await runServe(parseCommand('serve', command.rest).config);
+      case 'import': {
+        const { config, positionals } = parseCommand('import', command.rest);
+        return await runImport(config, positionals);
+      }
+      case 'generate':
+        return await runGenerate(parseCommand('generate', command.rest).config);
+      default: {
+        const { config, positionals } = parseCommand(command.name, command.rest);
+        return await runKeys(command.name.split(' ')[1], config, positionals);
+      }
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`refrain ${command.name}: ${e.message}\n\n${helpText(command.name)}\n`);
+      return 2;
+    }
+    if (e instanceof RefrainError) {
+      process.stderr.write(`refrain ${command.name}: ${e.hint}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code !== 0 || !['serve'].includes(process.argv[2] ?? '')) process.exitCode = code;

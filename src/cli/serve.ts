@@ -1,0 +1,70 @@
+/**
+ * `refrain serve`. With `--demo` (what `npm start` passes) an empty data directory first gets a
+ * generated demo catalog and a demo enterprise key, so a fresh clone serves real answers at once.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ServeConfig } from '../config.js';
+import { Catalog } from '../catalog/store.js';
+import { importFiles } from '../catalog/import.js';
+import { KeyStore } from '../auth/keys.js';
+import { startServer } from '../http/server.js';
+import { writeCatalog, importSummary } from './commands.js';
+import { progressBar } from './progress.js';
+
+/** Seed of the demo catalog: every fresh clone serves the same demo. */
+const DEMO_SEED = 20261122;
+const DEMO_KEY_FILE = 'demo-key.txt';
+
+/** Generate and import the demo catalog and create the demo key, if the catalog is empty. */
+export async function prepareDemo(config: ServeConfig): Promise<void> {
+  mkdirSync(config.data, { recursive: true });
+  const catalog = Catalog.open(config.data);
+  try {
+    if (catalog.trackCount() > 0) return;
+    const file = path.join(config.data, 'demo-catalog.jsonl.gz');
+    process.stderr.write(`empty catalog: generating a demo catalog of ${config.demoTracks} tracks (seed ${DEMO_SEED})…\n`);
+    const generating = progressBar('generating');
+    await writeCatalog({ tracks: config.demoTracks, seed: DEMO_SEED }, file, (n) => generating.update(n, n / config.demoTracks));
+    generating.finish();
+    const importing = progressBar('importing');
+    const report = await importFiles(catalog, [file], { onProgress: (read, total, n) => importing.update(n, read / total) });
+    importing.finish();
+    process.stderr.write(`${importSummary(report)}\n`);
+    const { key } = new KeyStore(catalog.root).create({ plan: 'enterprise', label: 'demo key made by npm start' });
+    // The demo key is written down (mode 0600) so later starts can print a working example too.
+    writeFileSync(path.join(config.data, DEMO_KEY_FILE), `${key}\n`, { mode: 0o600 });
+  } finally {
+    await catalog.close();
+  }
+}
+
+function demoKey(dataDir: string): string | undefined {
+  try {
+    return readFileSync(path.join(dataDir, DEMO_KEY_FILE), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export async function runServe(config: ServeConfig): Promise<number> {
+  if (config.demo) await prepareDemo(config);
+  const server = await startServer(config);
+  const key = demoKey(config.data);
+  const first = server.catalog.trackIds()[Symbol.iterator]().next();
+  if (key && !first.done) {
+    process.stderr.write(
+      `\nRefrain is serving ${server.catalog.trackCount().toLocaleString('en')} tracks at ${server.url}\n` +
+        `Try:\n  curl '${server.url}/ws/1.1/track.lyrics.get?track_id=${first.value}&apikey=${key}'\n` +
+        `  curl '${server.url}/ws/1.1/chart.tracks.get?page_size=3&apikey=${key}'\n` +
+        `API description: ${server.url}/ws/1.1/openapi.json\n\n`,
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,152 @@
+/**
+ * The /ws/1.1/<method> route: authenticate, admit (quota, rate), validate parameters, run the
+ * method, write the envelope. Everything needed from uWS's `req` is read up front, because `req` is
+ * only valid until the handler returns or awaits (DESIGN.md §10). Synchronous methods answer inside
+ * the handler (uWS corks it); asynchronous ones and request bodies register `onAborted` first and
+ * write inside `res.cork()`.
+ */
+import type { Logger } from 'pino';
+import type { HttpRequest, HttpResponse } from './uws.js';
+import type { ApiContext, ApiMethod, MethodOptions } from '../api/method.js';
+import type { Catalog } from '../catalog/store.js';
+import type { Guard } from '../auth/guard.js';
+import type { Usage } from '../auth/usage.js';
+import type { Links } from '../api/links.js';
+import type { Metrics } from './metrics.js';
+import { RefrainError } from '../errors.js';
+import { paramHint, parseQuery } from './params.js';
+import { errorReply, outputFormat, writePreflight, writeReply, type OutputFormat, type Reply, type ResponseOptions } from './respond.js';
+import { readBody } from './body.js';
+import { redactQuery } from '../log.js';
+
+export interface ApiRouteDeps {
+  catalog: Catalog;
+  guard: Guard;
+  usage: Usage;
+  links: Links;
+  metrics: Metrics;
+  logger: Logger;
+  methods: ReadonlyMap<string, ApiMethod>;
+  response: ResponseOptions;
+  methodOptions: MethodOptions;
+  maxBodyBytes: number;
+  accessLog: boolean;
+  clock: () => number;
+  /** Serves GET /ws/1.1/openapi.json (public: it is documentation). */
+  openapi: () => string;
+}
+
+interface Incoming {
+  verb: string;
+  name: string;
+  query: string;
+  authorization: string;
+  contentType: string;
+}
+
+const PREFIX = '/ws/1.1/';
+const JSON_OUT: OutputFormat = { format: 'json', callback: '' };
+
+export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpRequest) => void {
+  return (res, req) => {
+    const started = performance.now();
+    const incoming: Incoming = {
+      verb: req.getMethod(),
+      name: req.getUrl().slice(PREFIX.length),
+      query: req.getQuery() ?? '',
+      authorization: req.getHeader('authorization'),
+      contentType: req.getHeader('content-type'),
+    };
+    if (incoming.verb === 'options') return writePreflight(res, deps.response.corsOrigin);
+    if (incoming.name === 'openapi.json' && (incoming.verb === 'get' || incoming.verb === 'head')) {
+      res.writeHeader('content-type', 'application/json; charset=utf-8');
+      res.writeHeader('access-control-allow-origin', deps.response.corsOrigin);
+      return void res.end(deps.openapi());
+    }
+    handle(deps, res, incoming, started);
+  };
+}
+
+function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, started: number): void {
+  const query = parseQuery(incoming.query);
+  let out = JSON_OUT;
+  let keyId = '';
+  const finish = (reply: Reply) => {
+    writeReply(res, deps.response, reply, out, started);
+    const seconds = (performance.now() - started) / 1000;
+    const label = deps.methods.has(incoming.name) ? incoming.name : 'unknown';
+    deps.metrics.observe(label, reply.status, seconds);
+    if (deps.accessLog) {
+      deps.logger.info({ method: label, verb: incoming.verb, status: reply.status, ms: seconds * 1000, key_id: keyId, query: redactQuery(incoming.query) }, 'request');
+    }
+  };
+  try {
+    out = outputFormat(query);
+    const key = deps.guard.authenticate(query.apikey, incoming.authorization);
+    keyId = key.key_id;
+    const method = deps.methods.get(incoming.name);
+    if (!method) throw new RefrainError(405, `unknown API method ${incoming.name || '(none)'}`);
+    if (incoming.verb !== method.http.toLowerCase() && !(incoming.verb === 'head' && method.http === 'GET')) {
+      throw new RefrainError(405, `${method.name} takes ${method.http}`, { Allow: method.http });
+    }
+    if (method.plans && !method.plans.includes(key.plan)) throw new RefrainError(403, 'Forbidden');
+    const now = deps.clock();
+    deps.usage.admit(key, now);
+    const ctx: ApiContext = {
+      catalog: deps.catalog,
+      key,
+      country: key.country || (query.country ?? '').toUpperCase(),
+      links: deps.links,
+      now,
+      options: deps.methodOptions,
+      header: {},
+      headers: {},
+    };
+    if (method.http === 'POST') return runWithBody(deps, res, method, ctx, query, incoming, finish);
+    finish(run(method, ctx, query));
+  } catch (e) {
+    finish(failure(deps, e));
+  }
+}
+
+function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>): Reply {
+  const parsed = method.params.safeParse(input);
+  if (!parsed.success) throw new RefrainError(400, paramHint(parsed.error));
+  const body = method.handle(ctx, parsed.data);
+  return { status: 200, header: ctx.header, body, headers: ctx.headers };
+}
+
+/** POST methods: read the (capped) body, then run the method with `data` from its JSON. */
+function runWithBody(
+  deps: ApiRouteDeps,
+  res: HttpResponse,
+  method: ApiMethod,
+  ctx: ApiContext,
+  query: Record<string, string>,
+  incoming: Incoming,
+  finish: (reply: Reply) => void,
+): void {
+  const aborted = { value: false };
+  res.onAborted(() => (aborted.value = true));
+  readBody(res, deps.maxBodyBytes)
+    .then((body) => {
+      if (!/^application\/json\b/i.test(incoming.contentType)) throw new RefrainError(400, 'the body must be JSON (Content-Type: application/json)');
+      let json: unknown;
+      try {
+        json = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw new RefrainError(400, 'the body is not valid JSON');
+      }
+      const data = json && typeof json === 'object' && 'data' in json ? (json as { data: unknown }).data : undefined;
+      return run(method, ctx, { ...query, data });
+    })
+    .catch((e: unknown) => failure(deps, e))
+    .then((reply) => {
+      if (!aborted.value) res.cork(() => finish(reply));
+    });
+}
+
+function failure(deps: ApiRouteDeps, e: unknown): Reply {
+  if (!(e instanceof RefrainError)) deps.logger.error({ err: e }, 'unhandled error in API method');
+  return errorReply(e);
+}

@@ -1,0 +1,64 @@
+/**
+ * Refrain's own non-API endpoints that responses link to:
+ * - `/t1.0/{js|img|html}/<token>`: the tracking URLs; each request records a hit for the key and track.
+ * - `/lyrics/<track_id>/<artist>/<track>`: the track's share page (metadata and snippet, no lyrics:
+ *   it is public), and `…/edit`: the track's catalog line in the import format, for an operator to
+ *   correct and re-import with `refrain import`.
+ */
+import type { HttpRequest, HttpResponse } from './uws.js';
+import type { Catalog } from '../catalog/store.js';
+import type { Links } from '../api/links.js';
+import type { Hits } from '../auth/hits.js';
+import { STATUS_LINE } from './status.js';
+import { escapeXml as esc } from './xml.js';
+
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+function send(res: HttpResponse, status: number, type: string, body: string | Buffer): void {
+  res.writeStatus(STATUS_LINE[status]);
+  res.writeHeader('content-type', type);
+  res.writeHeader('cache-control', 'no-store');
+  res.end(body);
+}
+
+export function trackingRoute(links: Links, hits: Hits) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const kind = req.getParameter(0);
+    const hit = links.verify(req.getParameter(1));
+    if (!hit || (kind !== 'js' && kind !== 'img' && kind !== 'html')) return send(res, 404, 'text/plain', 'unknown tracking token\n');
+    hits.record(hit);
+    if (kind === 'img') return send(res, 200, 'image/gif', PIXEL);
+    if (kind === 'js') return send(res, 200, 'application/javascript; charset=utf-8', '/* recorded */\n');
+    send(res, 200, 'text/html; charset=utf-8', '<!doctype html><title>recorded</title>\n');
+  };
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${esc(title)}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:2em auto;padding:0 1em}pre{background:#f4f4f4;padding:1em;overflow:auto}</style>
+${body}</html>`;
+}
+
+export function sharePageRoute(catalog: Catalog) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const id = Number(req.getParameter(0));
+    const edit = req.getUrl().endsWith('/edit');
+    const t = Number.isInteger(id) ? catalog.getTrack(id) : undefined;
+    if (!t) return send(res, 404, 'text/html; charset=utf-8', page('Not found', '<h1>No such track</h1>'));
+    const title = `${t.track_name} — ${t.artist_name}`;
+    if (edit) {
+      const { hash: _h, has_lyrics: _l, has_subtitles: _s, has_richsync: _r, has_lyrics_analysis: _a, has_snippet: _n, ...fields } = t;
+      const line = JSON.stringify({ type: 'track', ...fields });
+      return send(res, 200, 'text/html; charset=utf-8', page(`Edit ${title}`, `<h1>Edit ${esc(title)}</h1>
+<p>This catalog is managed by its operator. To correct this track, edit its line below (add its
+<code>lyrics</code>, <code>subtitle</code>, … objects: a track line is the whole track) and run
+<code>refrain import FILE</code>.</p><pre>${esc(line)}</pre>`));
+    }
+    const snippet = catalog.getContent('snippets', t.track_id);
+    const cover = t.album_coverart_350x350 || t.album_coverart_100x100;
+    send(res, 200, 'text/html; charset=utf-8', page(title, `<h1>${esc(t.track_name)}</h1>
+<p>by ${esc(t.artist_name)}${t.album_name ? ` · ${esc(t.album_name)}` : ''}</p>
+${cover ? `<img src="${esc(cover)}" alt="" width="175">` : ''}
+${snippet && !snippet.restricted ? `<blockquote>${esc(snippet.snippet_body)}</blockquote>` : ''}`));
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Writing /ws/1.1/ responses: the envelope (DESIGN.md §3) in JSON, XML or JSONP, the
+ * `x-refrain-header-*` headers, HTTP status mirroring (or 200 with `--legacy-http-200`) and CORS.
+ * Errors are RefrainErrors turned into `{header:{status_code, execute_time, hint}, body: []}`.
+ */
+import type { HttpResponse } from './uws.js';
+import { RefrainError } from '../errors.js';
+import { STATUS_LINE } from './status.js';
+import { toXml } from './xml.js';
+
+export type Format = 'json' | 'xml' | 'jsonp';
+
+export interface OutputFormat {
+  format: Format;
+  /** JSONP callback name. */
+  callback: string;
+}
+
+const CALLBACK = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
+
+/** `format` and `callback` of a request; a bad one is a 400 answered in JSON. */
+export function outputFormat(query: Record<string, string>): OutputFormat {
+  const format = (query.format ?? 'json').toLowerCase();
+  if (format !== 'json' && format !== 'xml' && format !== 'jsonp') {
+    throw new RefrainError(400, 'format must be json, xml or jsonp');
+  }
+  const callback = query.callback ?? 'callback';
+  if (format === 'jsonp' && (!CALLBACK.test(callback) || callback.length > 100)) {
+    throw new RefrainError(400, 'callback must be a JavaScript identifier such as cb or app.onLyrics');
+  }
+  return { format, callback };
+}
+
+export interface ResponseOptions {
+  legacyHttp200: boolean;
+  corsOrigin: string;
+}
+
+export interface Reply {
+  status: number;
+  header: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, string>;
+  hint?: string;
+}
+
+export function errorReply(e: unknown): Reply {
+  if (e instanceof RefrainError) return { status: e.status, header: {}, body: [], headers: { ...e.headers }, hint: e.hint };
+  return { status: 500, header: {}, body: [], headers: {}, hint: 'internal error' };
+}
+
+const CONTENT_TYPE: Record<Format, string> = {
+  json: 'application/json; charset=utf-8',
+  xml: 'text/xml; charset=utf-8',
+  jsonp: 'application/javascript; charset=utf-8',
+};
+
+const EXPOSED = 'x-refrain-header-status, x-refrain-header-hint, x-refrain-header-execute-time, Retry-After, Deprecation, Sunset, Link, WWW-Authenticate';
+
+/** Header values must be visible ASCII. */
+const headerSafe = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?');
+
+/** Write a reply; call inside res.cork() when not in the handler's synchronous part. */
+export function writeReply(res: HttpResponse, options: ResponseOptions, reply: Reply, out: OutputFormat, started: number): void {
+  const executeTime = (performance.now() - started) / 1000;
+  const header: Record<string, unknown> = { status_code: reply.status, execute_time: executeTime, ...reply.header };
+  if (reply.hint !== undefined) header.hint = reply.hint;
+  const envelope = { message: { header, body: reply.body } };
+  let text: string;
+  if (out.format === 'xml') text = toXml(envelope);
+  else if (out.format === 'jsonp') text = `${out.callback}(${JSON.stringify(envelope)});`;
+  else text = JSON.stringify(envelope);
+
+  res.writeStatus(STATUS_LINE[options.legacyHttp200 ? 200 : reply.status] ?? `${reply.status} Error`);
+  res.writeHeader('content-type', CONTENT_TYPE[out.format]);
+  res.writeHeader('x-refrain-header-status', String(reply.status));
+  res.writeHeader('x-refrain-header-execute-time', executeTime.toFixed(6));
+  if (reply.hint !== undefined) res.writeHeader('x-refrain-header-hint', headerSafe(reply.hint));
+  writeCors(res, options.corsOrigin);
+  for (const name in reply.headers) res.writeHeader(name, headerSafe(reply.headers[name]));
+  res.end(text);
+}
+
+export function writeCors(res: HttpResponse, origin: string): void {
+  res.writeHeader('access-control-allow-origin', origin);
+  res.writeHeader('access-control-expose-headers', EXPOSED);
+  if (origin !== '*') res.writeHeader('vary', 'Origin');
+}
+
+/** Answer a CORS preflight. */
+export function writePreflight(res: HttpResponse, origin: string): void {
+  res.writeStatus(STATUS_LINE[204]);
+  writeCors(res, origin);
+  res.writeHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+  res.writeHeader('access-control-allow-headers', 'Authorization, Content-Type');
+  res.writeHeader('access-control-max-age', '86400');
+  res.endWithoutBody();
+}

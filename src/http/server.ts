@@ -1,0 +1,135 @@
+/**
+ * The HTTP server: one uWS app on the main thread serving /ws/1.1/, the operational endpoints
+ * (/healthz, /readyz, /metrics), the tracking URLs and the share pages. `startServer` resolves once
+ * it listens; `close` stops listening and writes pending counters.
+ */
+import type { Logger } from 'pino';
+import { uws, uwsIsNative, type HttpResponse, type us_listen_socket } from './uws.js';
+import type { ServeConfig } from '../config.js';
+import type { ApiMethod } from '../api/method.js';
+import { Catalog } from '../catalog/store.js';
+import { KeyStore } from '../auth/keys.js';
+import { Guard } from '../auth/guard.js';
+import { Usage } from '../auth/usage.js';
+import { Hits } from '../auth/hits.js';
+import { Links } from '../api/links.js';
+import { METHODS } from '../api/registry.js';
+import { openapiDocument } from '../api/openapi.js';
+import { Metrics } from './metrics.js';
+import { apiRoute } from './api-route.js';
+import { sharePageRoute, trackingRoute } from './pages.js';
+import { STATUS_LINE } from './status.js';
+import { createLogger } from '../log.js';
+import { loadOrCreateSecret } from '../util/secret.js';
+
+export interface ServerOptions {
+  logger?: Logger;
+  /** Milliseconds since the epoch; tests move it to cross a day or a sunset. */
+  clock?: () => number;
+  /** Methods added to the registry (tests use fixtures to exercise request bodies). */
+  extraMethods?: ApiMethod[];
+}
+
+export interface RunningServer {
+  port: number;
+  /** Base URL the server is reached at (config.publicUrl, or http://localhost:PORT). */
+  url: string;
+  catalog: Catalog;
+  keys: KeyStore;
+  usage: Usage;
+  hits: Hits;
+  close(): Promise<void>;
+}
+
+const FLUSH_MS = 2000;
+
+function json(res: HttpResponse, status: number, value: unknown): void {
+  res.writeStatus(STATUS_LINE[status]);
+  res.writeHeader('content-type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(value));
+}
+
+export async function startServer(config: ServeConfig, options: ServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  if (!uwsIsNative && !config.allowUwsFallback) {
+    throw new Error(
+      "uWebSockets.js's native binary did not load and its JavaScript fallback is far slower; " +
+        'refusing to start (pass --allow-uws-fallback to run anyway)',
+    );
+  }
+  const clock = options.clock ?? Date.now;
+  const catalog = Catalog.open(config.data);
+  const keys = new KeyStore(catalog.root);
+  const usage = new Usage(catalog.root);
+  const hits = new Hits(catalog.root);
+  const guard = new Guard(keys, () => catalog.refresh());
+  const metrics = new Metrics();
+  const methods = new Map(METHODS);
+  for (const m of options.extraMethods ?? []) methods.set(m.name, m);
+
+  let ready = false;
+  let listenSocket: us_listen_socket | false = false;
+  let url = config.publicUrl?.replace(/\/$/, '') ?? '';
+  const links = new Links('', loadOrCreateSecret(config.data, 'tracking.key'));
+  let openapi = '';
+
+  const app = uws.App();
+  app.any(
+    '/ws/1.1/*',
+    apiRoute({
+      catalog, guard, usage, links, metrics, logger, methods,
+      response: { legacyHttp200: config.legacyHttp200, corsOrigin: config.corsOrigin },
+      methodOptions: { lyricslensSunset: config.lyricslensSunset },
+      maxBodyBytes: config.maxBodyBytes,
+      accessLog: config.accessLog,
+      clock,
+      openapi: () => openapi,
+    }),
+  );
+  app.get('/healthz', (res) => json(res, 200, { status: 'ok' }));
+  app.get('/readyz', (res) => json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'starting', tracks: ready ? catalog.trackCount() : 0 }));
+  app.get('/metrics', (res) => {
+    let aborted = false;
+    res.onAborted(() => (aborted = true));
+    void metrics.text().then((text) => {
+      if (aborted) return;
+      res.cork(() => {
+        res.writeHeader('content-type', metrics.contentType);
+        res.end(text);
+      });
+    });
+  });
+  app.get('/t1.0/:kind/:token', trackingRoute(links, hits));
+  app.get('/lyrics/:id/*', sharePageRoute(catalog));
+  app.any('/*', (res, req) => json(res, 404, { error: `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`, api: '/ws/1.1/<method>' }));
+
+  const port = await new Promise<number>((resolve, reject) => {
+    app.listen(config.host, config.port, (socket) => {
+      if (!socket) return reject(new Error(`cannot listen on ${config.host}:${config.port} (in use, or no permission)`));
+      listenSocket = socket;
+      resolve(uws.us_socket_local_port(socket));
+    });
+  });
+  url ||= `http://localhost:${port}`;
+  links.baseUrl = url;
+  openapi = JSON.stringify(openapiDocument(methods.values(), url));
+
+  const flush = () => Promise.all([usage.flush(), hits.flush()]).catch((err: unknown) => logger.error({ err }, 'writing counters failed'));
+  const flusher = setInterval(() => void flush(), FLUSH_MS);
+  flusher.unref();
+  ready = true;
+  logger.info({ port, url, tracks: catalog.trackCount(), uws: uwsIsNative ? 'native' : 'fallback' }, 'listening');
+
+  return {
+    port, url, catalog, keys, usage, hits,
+    async close() {
+      ready = false;
+      clearInterval(flusher);
+      guard.close();
+      if (listenSocket) uws.us_listen_socket_close(listenSocket);
+      listenSocket = false;
+      await flush();
+      await catalog.close();
+    },
+  };
+}

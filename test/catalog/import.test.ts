@@ -1,0 +1,77 @@
+import t from 'tap';
+import path from 'node:path';
+import { readdirSync } from 'node:fs';
+import { Catalog } from '../../src/catalog/store.js';
+import { importFiles } from '../../src/catalog/import.js';
+import { CORPUS_DIR, tempDir, writeJsonl } from '../helpers/tmp.js';
+
+const artist = { type: 'artist', artist_id: 7, artist_name: 'Seven', artist_rating: 40 };
+const track = (id: number, extra: object = {}) => ({
+  type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: 7, artist_name: 'Seven', album_id: 70, album_name: 'First',
+  track_isrc: `USAAA26${String(id).padStart(5, '0')}`, track_rating: id, lyrics: { lyrics_body: `words of song ${id}`, lyrics_language: 'en' }, ...extra,
+});
+
+t.test('imports, indexes, re-imports as a no-op, and deletes', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  t.teardown(() => catalog.close());
+  const file = writeJsonl(dir, 'a.jsonl', [artist, track(1), track(2, { commontrack_id: 1 }), track(3)]);
+  const first = await importFiles(catalog, [file]);
+  t.equal(first.imported, 4, 'artist and three tracks');
+  t.equal(first.rejected, 0);
+  t.equal(catalog.trackCount(), 3);
+  t.same(catalog.idsOf('commontrack', 1), [1, 2]);
+  t.same(catalog.idsOf('isrc', 'USAAA2600003'), [3]);
+  t.same(catalog.idsOf('album_tracks', 70), [1, 2, 3]);
+  t.same(catalog.idsOf('artist_albums', 7), [70], 'album derived from the tracks');
+  t.equal(catalog.getAlbum(70)?.derived, 1);
+  t.equal(catalog.getTrack(1)?.has_lyrics, 1);
+  t.equal(catalog.getContent('lyrics', 2)?.lyrics_id, 2, 'lyrics_id defaults to the track id');
+  t.same([...catalog.tracksByPopularity()], [3, 2, 1]);
+  const seq = catalog.lastChange();
+
+  const again = await importFiles(catalog, [file]);
+  t.equal(again.unchanged, 4, 're-importing the same file changes nothing');
+  t.equal(catalog.lastChange(), seq, 'and logs nothing');
+
+  const changes = writeJsonl(dir, 'b.jsonl', [track(2, { track_isrc: 'GBBBB2600002', lyrics: undefined }), { type: 'delete', track_id: 3 }, { type: 'delete', track_id: 99 }]);
+  const second = await importFiles(catalog, [changes]);
+  t.equal(second.updated, 1);
+  t.equal(second.deleted, 1);
+  t.equal(second.absent, 1);
+  t.same(catalog.idsOf('isrc', 'USAAA2600002'), [], 'old ISRC unindexed');
+  t.same(catalog.idsOf('isrc', 'GBBBB2600002'), [2]);
+  t.equal(catalog.getContent('lyrics', 2), undefined, 'a track line is the whole track: lyrics it lacks are removed');
+  t.equal(catalog.getTrack(2)?.has_lyrics, 0);
+  t.equal(catalog.getTrack(3), undefined);
+  const log = [...catalog.changesSince(seq)].map((c) => [c.value.op, c.value.kind, c.value.id]);
+  t.same(log, [['put', 'track', 2], ['del', 'track', 3]]);
+});
+
+t.test('bad lines are reported with line numbers; --strict applies nothing', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  t.teardown(() => catalog.close());
+  const file = writeJsonl(dir, 'bad.jsonl', [track(1), '{not json', { type: 'track', track_id: 'x' }, { type: 'song' }, track(2)]);
+  await t.rejects(importFiles(catalog, [file], { strict: true }), { status: 400, hint: /bad\.jsonl:2: not JSON.*nothing was imported/ });
+  t.equal(catalog.trackCount(), 0, 'strict: nothing applied');
+  const report = await importFiles(catalog, [file]);
+  t.equal(report.imported, 2, 'the two good tracks');
+  t.equal(report.rejected, 3);
+  t.same(report.rejections.map((r) => r.line), [2, 3, 4]);
+  t.match(report.rejections[1].reason, /^track_id: /);
+  t.match(report.rejections[2].reason, /type/);
+});
+
+t.test('every corpus file imports cleanly', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  t.teardown(() => catalog.close());
+  const files = readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.jsonl.gz')).map((f) => path.join(CORPUS_DIR, f));
+  t.equal(files.length, 5);
+  const report = await importFiles(catalog, files, { batch: 5000 });
+  t.equal(report.rejected, 0, JSON.stringify(report.rejections.slice(0, 3)));
+  t.equal(catalog.trackCount(), 13106 + 8107 + 7855 + 7645 + 606);
+  const again = await importFiles(catalog, files, { batch: 5000 });
+  t.equal(again.imported + again.updated, 0, 'a second import changes nothing');
+});
