@@ -71,6 +71,8 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
   const query = parseQuery(incoming.query);
   let out = JSON_OUT;
   let keyId = '';
+  // Header fields a method set before failing still go out (track.subtitle.get's `instrumental` on 404).
+  let extraHeader: Record<string, unknown> = {};
   const finish = (reply: Reply) => {
     writeReply(res, deps.response, reply, out, started);
     const seconds = (performance.now() - started) / 1000;
@@ -99,13 +101,15 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
       links: deps.links,
       now,
       options: deps.methodOptions,
-      header: {},
+      header: (extraHeader = {}),
       headers: {},
     };
     if (method.http === 'POST') return runWithBody(deps, res, method, ctx, query, incoming, finish);
     finish(run(method, ctx, query));
   } catch (e) {
-    finish(failure(deps, e));
+    const reply = failure(deps, e);
+    Object.assign(reply.header, extraHeader);
+    finish(reply);
   }
 }
 

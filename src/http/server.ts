@@ -38,6 +38,8 @@ export interface RunningServer {
   keys: KeyStore;
   usage: Usage;
   hits: Hits;
+  /** Re-read keys now instead of within the next second (after a revoke, say). */
+  refreshKeys(): void;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
 
   return {
     port, url, catalog, keys, usage, hits,
+    refreshKeys: () => guard.checkVersion(),
     async close() {
       ready = false;
       clearInterval(flusher);

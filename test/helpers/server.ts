@@ -1,0 +1,78 @@
+/**
+ * Starts the real server on port 0 with a temporary data directory holding the fixture catalog and
+ * one key per plan, and gives tests a small HTTP client. Teardown closes the server.
+ */
+import type { Test } from 'tap';
+import { Agent, setGlobalDispatcher } from 'undici';
+import { Catalog } from '../../src/catalog/store.js';
+import { importFiles } from '../../src/catalog/import.js';
+import { KeyStore, type NewKey } from '../../src/auth/keys.js';
+import { parseCommand } from '../../src/config.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/http/server.js';
+import { createLogger } from '../../src/log.js';
+import { FIXTURE_RECORDS } from './fixtures.js';
+import { tempDir, writeJsonl } from './tmp.js';
+
+// Short keep-alive so a test process exits soon after its servers close (uWS keeps open
+// connections alive after the listen socket closes).
+setGlobalDispatcher(new Agent({ keepAliveTimeout: 100, keepAliveMaxTimeout: 100 }));
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  data: string;
+  keys: Record<'free' | 'basic' | 'enterprise', string>;
+  /** GET a path; `params` are appended as the query string. */
+  get(path: string, params?: Record<string, string | number | undefined>, init?: RequestInit): Promise<Reply>;
+  /** A key with particular limits, and its key_id. */
+  makeKey(spec: NewKey): { key: string; keyId: string };
+}
+
+export async function startTestServer(
+  t: Test,
+  options: { records?: unknown[]; flags?: string[]; server?: ServerOptions } = {},
+): Promise<TestServer> {
+  const data = tempDir(t);
+  const catalog = Catalog.open(data);
+  const file = writeJsonl(data, 'fixtures.jsonl', options.records ?? FIXTURE_RECORDS);
+  const report = await importFiles(catalog, [file]);
+  if (report.rejected) throw new Error(`fixture rejected: ${JSON.stringify(report.rejections)}`);
+  const store = new KeyStore(catalog.root);
+  const keys = {
+    free: store.create({ plan: 'free' }).key,
+    basic: store.create({ plan: 'basic' }).key,
+    enterprise: store.create({ plan: 'enterprise' }).key,
+  };
+  await catalog.close();
+
+  const { config } = parseCommand('serve', ['--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent', ...(options.flags ?? [])], {});
+  const server = await startServer(config, { logger: createLogger('silent'), ...options.server });
+  t.teardown(() => server.close());
+  const url = `http://127.0.0.1:${server.port}`;
+  return {
+    server, url, data, keys,
+    async get(path, params = {}, init) {
+      const qs = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString();
+      const res = await fetch(`${url}${path}${qs ? `?${qs}` : ''}`, init);
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, headers: res.headers, text, json };
+    },
+    makeKey(spec) {
+      const { key, record } = server.keys.create(spec);
+      return { key, keyId: record.key_id };
+    },
+  };
+}
