@@ -1,4 +1,4 @@
 #!/usr/bin/env node
 // Entry point of the `refrain` command: the TypeScript sources are compiled to dist/ by `npm ci`
 // (the package's `prepare` script), so this file only loads the compiled CLI.
-import '../dist/cli/main.js';
+import '../dist/src/cli/main.js';

@@ -96,15 +96,21 @@ export function contentRecords(input: TrackInput, track: TrackRecord): Contents 
   return out;
 }
 
-/** Mean number of character groups per richsync line (0 when the body is not a JSON array). */
-function averageGroups(body: string | { l: unknown[] }[]): number {
-  let lines: { l?: unknown[] }[];
-  try {
-    lines = typeof body === 'string' ? (JSON.parse(body) as { l?: unknown[] }[]) : body;
-  } catch {
-    return 0;
-  }
-  if (!Array.isArray(lines) || lines.length === 0) return 0;
-  const groups = lines.reduce((n, line) => n + (Array.isArray(line.l) ? line.l.length : 0), 0);
-  return Math.round((groups / lines.length) * 100) / 100;
+/** Occurrences of `needle` in `text`. */
+function occurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+/**
+ * Mean number of character groups per richsync line. Counted on the JSON text (`"c":` per group,
+ * `"ts":` per line) instead of parsing it: richsync bodies run to tens of kilobytes and parsing
+ * them was a tenth of the import's time.
+ */
+export function averageGroups(body: string | { l: unknown[] }[]): number {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const lines = occurrences(text, '"ts":');
+  if (lines === 0) return 0;
+  return Math.round((occurrences(text, '"c":') / lines) * 100) / 100;
 }

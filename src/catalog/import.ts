@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { importRecordSchema, type ImportRecord } from './schema.js';
-import { applyBatch, type Outcome } from './write.js';
+import { applyBatch, hashOf, type HashedRecord, type Outcome } from './write.js';
 import type { Catalog } from './store.js';
 import { RefrainError } from '../errors.js';
 
@@ -109,7 +109,7 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
   if (options.strict) await validateAll(files);
 
   let tracks = 0;
-  let batch: ImportRecord[] = [];
+  let batch: HashedRecord[] = [];
   const flush = () => {
     if (batch.length === 0) return;
     for (const outcome of applyBatch(catalog, batch)) count(report, outcome);
@@ -126,7 +126,7 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
         continue;
       }
       if (parsed.record.type === 'track') tracks++;
-      batch.push(parsed.record);
+      batch.push({ record: parsed.record, hash: hashOf(text) });
       if (batch.length >= batchSize) flush();
     }
   }

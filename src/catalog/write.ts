@@ -16,10 +16,17 @@ import { isoSeconds } from '../util/date.js';
 
 export type Outcome = 'imported' | 'updated' | 'unchanged' | 'deleted' | 'absent';
 
-const hashOf = (value: unknown): string => xxh64(JSON.stringify(value)).toString(16);
+/** The change-detection hash of a record: xxh64 of its text (the import line's own, when there is one). */
+export const hashOf = (text: string): string => xxh64(text).toString(16);
+
+/** A record to write and the hash of the text it came from. */
+export interface HashedRecord {
+  record: ImportRecord;
+  hash: string;
+}
 
 /** Applies records in one write transaction; returns one outcome per record. */
-export function applyBatch(catalog: Catalog, records: readonly ImportRecord[], now = Date.now()): Outcome[] {
+export function applyBatch(catalog: Catalog, records: readonly HashedRecord[], now = Date.now()): Outcome[] {
   return catalog.root.transactionSync(() => new Writer(catalog, now).applyAll(records));
 }
 
@@ -35,15 +42,15 @@ class Writer {
     this.time = isoSeconds(now);
   }
 
-  applyAll(records: readonly ImportRecord[]): Outcome[] {
-    return records.map((r) => {
+  applyAll(records: readonly HashedRecord[]): Outcome[] {
+    return records.map(({ record: r, hash }) => {
       switch (r.type) {
         case 'track':
-          return this.putTrack(r);
+          return this.putTrack(r, hash);
         case 'artist':
-          return this.putArtist(r, 0);
+          return this.putArtist(r, 0, hash);
         case 'album':
-          return this.putAlbum(r, 0);
+          return this.putAlbum(r, 0, hash);
         case 'delete':
           if (r.track_id !== undefined) return this.deleteTrack(r.track_id);
           if (r.album_id !== undefined) return this.deleteAlbum(r.album_id);
@@ -56,8 +63,7 @@ class Writer {
     this.c.changes.putSync(++this.seq, { op, kind, id, at: this.now });
   }
 
-  private putArtist(input: ArtistInput, derived: 0 | 1): Outcome {
-    const hash = hashOf(input);
+  private putArtist(input: ArtistInput, derived: 0 | 1, hash: string): Outcome {
     const old = this.c.artists.get(input.artist_id);
     if (old && old.hash === hash) return 'unchanged';
     const { type: _type, ...fields } = input;
@@ -70,8 +76,7 @@ class Writer {
     return old ? 'updated' : 'imported';
   }
 
-  private putAlbum(input: AlbumInput, derived: 0 | 1): Outcome {
-    const hash = hashOf(input);
+  private putAlbum(input: AlbumInput, derived: 0 | 1, hash: string): Outcome {
     const old = this.c.albums.get(input.album_id);
     if (old && old.hash === hash) return 'unchanged';
     const artist = this.c.artists.get(input.artist_id);
@@ -94,15 +99,15 @@ class Writer {
   /** A track names its artist and album; make records for them when no line did. */
   private ensureArtist(artistId: number, name: string): void {
     if (this.c.artists.doesExist(artistId)) return;
-    this.putArtist(artistSchema.parse({ type: 'artist', artist_id: artistId, artist_name: name }), 1);
+    const input = artistSchema.parse({ type: 'artist', artist_id: artistId, artist_name: name });
+    this.putArtist(input, 1, hashOf(JSON.stringify(input)));
   }
 
   private ensureAlbum(track: TrackInput): AlbumRecord | undefined {
     if (track.album_id === undefined) return undefined;
     const existing = this.c.albums.get(track.album_id);
     if (existing) return existing;
-    this.putAlbum(
-      albumSchema.parse({
+    const input = albumSchema.parse({
         type: 'album',
         album_id: track.album_id,
         album_name: track.album_name || track.track_name,
@@ -113,14 +118,12 @@ class Writer {
         album_coverart_350x350: track.album_coverart_350x350,
         album_coverart_500x500: track.album_coverart_500x500,
         album_coverart_800x800: track.album_coverart_800x800,
-      }),
-      1,
-    );
+    });
+    this.putAlbum(input, 1, hashOf(JSON.stringify(input)));
     return this.c.albums.get(track.album_id);
   }
 
-  private putTrack(input: TrackInput): Outcome {
-    const hash = hashOf(input);
+  private putTrack(input: TrackInput, hash: string): Outcome {
     const old = this.c.tracks.get(input.track_id);
     if (old && old.hash === hash) return 'unchanged';
     this.ensureArtist(input.artist_id, input.artist_name);
