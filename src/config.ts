@@ -55,6 +55,14 @@ export const OPTIONS = {
     description: 'date from which track.lyricslens.get answers 410 (extend it to keep the old method alive)',
     env: 'REFRAIN_LYRICSLENS_SUNSET',
   }),
+  responseCache: opt(int(0, 10_000_000).default(50_000), {
+    description: 'rendered answers kept in memory for repeated lookups (0 turns the cache off)',
+    env: 'REFRAIN_RESPONSE_CACHE',
+  }),
+  responseCacheTtl: opt(int(1, 86_400).default(60), {
+    description: 'seconds a cached answer may be served (catalog changes drop the cache at once)',
+    env: 'REFRAIN_RESPONSE_CACHE_TTL',
+  }),
   corsOrigin: opt(z.string().default('*'), {
     description: 'Access-Control-Allow-Origin sent to browsers on /ws/1.1/',
     env: 'REFRAIN_CORS_ORIGIN',
@@ -103,7 +111,7 @@ export const COMMANDS = {
     positionals: '',
     schema: pick(
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
-      'maxBodyBytes', 'lyricslensSunset', 'corsOrigin', 'logLevel', 'accessLog',
+      'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
     ),
   },
   import: {

@@ -25,17 +25,6 @@ export interface TrackingUrls {
   html_tracking_url: string;
 }
 
-/** URL path segment of a readable slug ("My Song (Live)" → "My-Song-Live"). */
-export function slug(text: string): string {
-  return (
-    text
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .replace(/[^\p{L}\p{N}]+/gu, '-')
-      .replace(/^-+|-+$/g, '') || '-'
-  );
-}
-
 export class Links {
   /** Set once the server knows its port (it may listen on port 0). */
   baseUrl: string;
@@ -72,11 +61,12 @@ export class Links {
     return { keyId, trackId, content };
   }
 
-  sharePage(t: { track_id: number; artist_name: string; track_name: string }): string {
-    return `${this.baseUrl}/lyrics/${t.track_id}/${encodeURIComponent(slug(t.artist_name))}/${encodeURIComponent(slug(t.track_name))}`;
+  /** The track's public page (its path is derived at import: `share_path`). */
+  sharePage(t: { share_path: string }): string {
+    return this.baseUrl + t.share_path;
   }
 
-  editPage(t: { track_id: number; artist_name: string; track_name: string }): string {
-    return `${this.sharePage(t)}/edit`;
+  editPage(t: { share_path: string }): string {
+    return `${this.baseUrl}${t.share_path}/edit`;
   }
 }

@@ -39,6 +39,11 @@ export interface ApiMethod<P extends z.ZodType = z.ZodType> {
   /** Extra statuses the method can answer, for the OpenAPI document. */
   statuses?: readonly number[];
   deprecated?: boolean;
+  /**
+   * Whether answers may be cached (src/http/response-cache.ts): `shared` when an answer depends only
+   * on the parameters, the plan and the country; `key` when it names the key (tracking URLs).
+   */
+  cache?: 'shared' | 'key';
   handle(ctx: ApiContext, params: z.output<P>): object;
 }
 

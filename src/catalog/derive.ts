@@ -5,6 +5,7 @@
 import type { AlbumRecord, AnalysisRecord, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord } from './records.js';
 import type { RegionRestriction, TrackInput } from './schema.js';
 import type { ContentKind } from './store.js';
+import { sharePath } from '../util/slug.js';
 
 const WORLDWIDE: RegionRestriction = { allowed: ['XW'], blocked: [] };
 
@@ -29,6 +30,7 @@ export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, h
     has_richsync: richsync ? 1 : 0,
     has_lyrics_analysis: analysis ? 1 : 0,
     has_snippet: snippet ? 1 : 0,
+    share_path: sharePath(input),
     hash,
   };
 }

@@ -39,6 +39,8 @@ export type TrackRecord = Omit<
     has_richsync: Flag;
     has_lyrics_analysis: Flag;
     has_snippet: Flag;
+    /** Path of the track's share page (derived from its id and names, so responses only concatenate). */
+    share_path: string;
   };
 
 interface ContentCommon {

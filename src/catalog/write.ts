@@ -132,6 +132,8 @@ class Writer {
     if (old) this.unindexTrack(old);
     this.indexTrack(record);
     this.c.tracks.putSync(record.track_id, record);
+    if (old && old.commontrack_id !== record.commontrack_id) this.refreshCommontrack(old.commontrack_id);
+    this.refreshCommontrack(record.commontrack_id);
     const content = contentRecords(input, record);
     for (const kind of CONTENT_KINDS) {
       const db = this.c.content[kind] as Database<object, number>;
@@ -141,6 +143,17 @@ class Writer {
     }
     this.log('put', 'track', record.track_id);
     return old ? 'updated' : 'imported';
+  }
+
+  /** Recompute the ISRCs of a commontrack group after one of its tracks changed. */
+  private refreshCommontrack(commontrackId: number): void {
+    const isrcs: string[] = [];
+    for (const id of this.c.idsOf('commontrack', commontrackId)) {
+      const isrc = this.c.tracks.get(id)?.track_isrc;
+      if (isrc && !isrcs.includes(isrc)) isrcs.push(isrc);
+    }
+    if (isrcs.length) this.c.commontrackIsrcs.putSync(commontrackId, isrcs);
+    else this.c.commontrackIsrcs.removeSync(commontrackId);
   }
 
   private indexTrack(t: TrackRecord): void {
@@ -170,6 +183,7 @@ class Writer {
     if (!old) return 'absent';
     this.unindexTrack(old);
     this.c.tracks.removeSync(id);
+    this.refreshCommontrack(old.commontrack_id);
     for (const db of Object.values(this.c.content)) db.removeSync(id);
     this.log('del', 'track', id);
     return 'deleted';

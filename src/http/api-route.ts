@@ -18,6 +18,7 @@ import { paramHint, parseQuery } from './params.js';
 import { errorReply, outputFormat, writePreflight, writeReply, type OutputFormat, type Reply, type ResponseOptions } from './respond.js';
 import { readBody } from './body.js';
 import { redactQuery } from '../log.js';
+import type { ResponseCache } from './response-cache.js';
 
 export interface ApiRouteDeps {
   catalog: Catalog;
@@ -32,6 +33,7 @@ export interface ApiRouteDeps {
   maxBodyBytes: number;
   accessLog: boolean;
   clock: () => number;
+  cache: ResponseCache;
   /** Serves GET /ws/1.1/openapi.json (public: it is documentation). */
   openapi: () => string;
 }
@@ -42,6 +44,7 @@ interface Incoming {
   query: string;
   authorization: string;
   contentType: string;
+  origin: string;
 }
 
 const PREFIX = '/ws/1.1/';
@@ -56,6 +59,7 @@ export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpReque
       query: req.getQuery() ?? '',
       authorization: req.getHeader('authorization'),
       contentType: req.getHeader('content-type'),
+      origin: req.getHeader('origin'),
     };
     if (incoming.verb === 'options') return writePreflight(res, deps.response.corsOrigin);
     if (incoming.name === 'openapi.json' && (incoming.verb === 'get' || incoming.verb === 'head')) {
@@ -74,7 +78,7 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
   // Header fields a method set before failing still go out (track.subtitle.get's `instrumental` on 404).
   let extraHeader: Record<string, unknown> = {};
   const finish = (reply: Reply) => {
-    writeReply(res, deps.response, reply, out, started);
+    writeReply(res, deps.response, reply, out, started, incoming.origin);
     const seconds = (performance.now() - started) / 1000;
     const label = deps.methods.has(incoming.name) ? incoming.name : 'unknown';
     deps.metrics.observe(label, reply.status, seconds);
@@ -105,12 +109,34 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
       headers: {},
     };
     if (method.http === 'POST') return runWithBody(deps, res, method, ctx, query, incoming, finish);
-    finish(run(method, ctx, query));
+    if (!method.cache || !deps.cache.enabled) return finish(run(method, ctx, query));
+    const cacheKey = `${method.name}|${method.cache === 'key' ? key.key_id : `${key.plan}:${ctx.country}`}|${canonical(query)}`;
+    const hit = deps.cache.get(cacheKey, now);
+    if (hit) return finish(hit);
+    let reply: Reply;
+    try {
+      reply = run(method, ctx, query);
+    } catch (e) {
+      if (!(e instanceof RefrainError && e.status === 404)) throw e;
+      reply = { ...errorReply(e), header: ctx.header };
+    }
+    reply.bodyJson = JSON.stringify(reply.body);
+    if (reply.status === 200 || reply.status === 404) deps.cache.set(cacheKey, { ...reply, bodyJson: reply.bodyJson, at: now });
+    finish(reply);
   } catch (e) {
     const reply = failure(deps, e);
     Object.assign(reply.header, extraHeader);
     finish(reply);
   }
+}
+
+/** The query without the caller's credentials and output format: what an answer depends on. */
+function canonical(query: Record<string, string>): string {
+  let out = '';
+  for (const k in query) {
+    if (k !== 'apikey' && k !== 'format' && k !== 'callback') out += `${k}=${query[k]}&`;
+  }
+  return out;
 }
 
 function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>): Reply {

@@ -47,8 +47,8 @@ export function sharePageRoute(catalog: Catalog) {
     if (!t) return send(res, 404, 'text/html; charset=utf-8', page('Not found', '<h1>No such track</h1>'));
     const title = `${t.track_name} — ${t.artist_name}`;
     if (edit) {
-      const { hash: _h, has_lyrics: _l, has_subtitles: _s, has_richsync: _r, has_lyrics_analysis: _a, has_snippet: _n, ...fields } = t;
-      const line = JSON.stringify({ type: 'track', ...fields });
+      const { hash: _h, has_lyrics: _l, has_subtitles: _s, has_richsync: _r, has_lyrics_analysis: _a, has_snippet: _n, share_path: _p, ...fields } = t;
+      const line = JSON.stringify({ type: 'track', ...fields, album_id: fields.album_id || undefined });
       return send(res, 200, 'text/html; charset=utf-8', page(`Edit ${title}`, `<h1>Edit ${esc(title)}</h1>
 <p>This catalog is managed by its operator. To correct this track, edit its line below (add its
 <code>lyrics</code>, <code>subtitle</code>, … objects: a track line is the whole track) and run

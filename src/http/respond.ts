@@ -42,6 +42,8 @@ export interface Reply {
   body: unknown;
   headers: Record<string, string>;
   hint?: string;
+  /** `body` already serialised (cached answers): JSON output splices it in instead of re-serialising. */
+  bodyJson?: string;
 }
 
 export function errorReply(e: unknown): Reply {
@@ -60,25 +62,39 @@ const EXPOSED = 'x-refrain-header-status, x-refrain-header-hint, x-refrain-heade
 /** Header values must be visible ASCII. */
 const headerSafe = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?');
 
-/** Write a reply; call inside res.cork() when not in the handler's synchronous part. */
-export function writeReply(res: HttpResponse, options: ResponseOptions, reply: Reply, out: OutputFormat, started: number): void {
+/**
+ * Write a reply; call inside res.cork() when not in the handler's synchronous part. CORS headers
+ * go only to cross-origin requests (`origin` set): same-origin and server-side clients never read them.
+ */
+export function writeReply(res: HttpResponse, options: ResponseOptions, reply: Reply, out: OutputFormat, started: number, origin: string): void {
   const executeTime = (performance.now() - started) / 1000;
-  const header: Record<string, unknown> = { status_code: reply.status, execute_time: executeTime, ...reply.header };
-  if (reply.hint !== undefined) header.hint = reply.hint;
-  const envelope = { message: { header, body: reply.body } };
   let text: string;
-  if (out.format === 'xml') text = toXml(envelope);
-  else if (out.format === 'jsonp') text = `${out.callback}(${JSON.stringify(envelope)});`;
-  else text = JSON.stringify(envelope);
+  if (out.format === 'xml') {
+    const header: Record<string, unknown> = { status_code: reply.status, execute_time: executeTime, ...reply.header };
+    if (reply.hint !== undefined) header.hint = reply.hint;
+    text = toXml({ message: { header, body: reply.body } });
+  } else {
+    const json = `{"message":{"header":${headerJson(reply, executeTime)},"body":${reply.bodyJson ?? JSON.stringify(reply.body)}}}`;
+    text = out.format === 'jsonp' ? `${out.callback}(${json});` : json;
+  }
 
-  res.writeStatus(STATUS_LINE[options.legacyHttp200 ? 200 : reply.status] ?? `${reply.status} Error`);
+  const status = options.legacyHttp200 ? 200 : reply.status;
+  if (status !== 200) res.writeStatus(STATUS_LINE[status] ?? `${status} Error`); // uWS answers 200 OK by default
   res.writeHeader('content-type', CONTENT_TYPE[out.format]);
   res.writeHeader('x-refrain-header-status', String(reply.status));
   res.writeHeader('x-refrain-header-execute-time', executeTime.toFixed(6));
   if (reply.hint !== undefined) res.writeHeader('x-refrain-header-hint', headerSafe(reply.hint));
-  writeCors(res, options.corsOrigin);
+  if (origin) writeCors(res, options.corsOrigin);
   for (const name in reply.headers) res.writeHeader(name, headerSafe(reply.headers[name]));
   res.end(text);
+}
+
+/** The envelope header as JSON: status_code, execute_time, the method's fields, then hint. */
+function headerJson(reply: Reply, executeTime: number): string {
+  let json = `{"status_code":${reply.status},"execute_time":${executeTime}`;
+  for (const name in reply.header) json += `,${JSON.stringify(name)}:${JSON.stringify(reply.header[name]) ?? 'null'}`;
+  if (reply.hint !== undefined) json += `,"hint":${JSON.stringify(reply.hint)}`;
+  return `${json}}`;
 }
 
 export function writeCors(res: HttpResponse, origin: string): void {

@@ -16,6 +16,7 @@ import { Links } from '../api/links.js';
 import { METHODS } from '../api/registry.js';
 import { openapiDocument } from '../api/openapi.js';
 import { Metrics } from './metrics.js';
+import { ResponseCache } from './response-cache.js';
 import { apiRoute } from './api-route.js';
 import { sharePageRoute, trackingRoute } from './pages.js';
 import { STATUS_LINE } from './status.js';
@@ -40,6 +41,8 @@ export interface RunningServer {
   hits: Hits;
   /** Re-read keys now instead of within the next second (after a revoke, say). */
   refreshKeys(): void;
+  /** Drop cached answers now if the catalog changed, instead of within the next poll. */
+  refreshCatalog(): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,10 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const methods = new Map(METHODS);
   for (const m of options.extraMethods ?? []) methods.set(m.name, m);
 
+  const cache = new ResponseCache(config.responseCache, config.responseCacheTtl * 1000, () => {
+    catalog.refresh();
+    return catalog.lastChange();
+  });
   let ready = false;
   let listenSocket: us_listen_socket | false = false;
   let url = config.publicUrl?.replace(/\/$/, '') ?? '';
@@ -85,6 +92,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       maxBodyBytes: config.maxBodyBytes,
       accessLog: config.accessLog,
       clock,
+      cache,
       openapi: () => openapi,
     }),
   );
@@ -125,10 +133,12 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   return {
     port, url, catalog, keys, usage, hits,
     refreshKeys: () => guard.checkVersion(),
+    refreshCatalog: () => cache.checkVersion(),
     async close() {
       ready = false;
       clearInterval(flusher);
       guard.close();
+      cache.close();
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = false;
       await flush();

@@ -14,8 +14,11 @@ t.test('the envelope, status codes, formats and headers', async (t) => {
     t.equal(r.headers.get('x-refrain-header-status'), '200');
     t.match(r.headers.get('x-refrain-header-execute-time'), /^\d+\.\d{6}$/);
     t.equal(r.headers.get('x-refrain-header-hint'), null);
-    t.equal(r.headers.get('access-control-allow-origin'), '*');
     t.match(r.headers.get('content-type'), /^application\/json/);
+    t.equal(r.headers.get('access-control-allow-origin'), null, 'no CORS headers without an Origin');
+    const cors = await s.get('/ws/1.1/track.get', { track_id: 1, apikey: key }, { headers: { origin: 'https://app.example' } });
+    t.equal(cors.headers.get('access-control-allow-origin'), '*');
+    t.match(cors.headers.get('access-control-expose-headers'), /x-refrain-header-hint/);
   });
 
   t.test('401 without, with a wrong, or with a revoked key', async (t) => {

@@ -9,6 +9,7 @@ export default defineMethod({
   name: 'album.get',
   http: 'GET',
   summary: 'An album by id',
+  cache: 'shared',
   params: z.object({ album_id: idParam }),
   body: z.object({ album: Album }),
   statuses: [400, 404],

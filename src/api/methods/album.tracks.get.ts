@@ -11,6 +11,7 @@ export default defineMethod({
   name: 'album.tracks.get',
   http: 'GET',
   summary: 'The tracks of an album',
+  cache: 'shared',
   params: z.object({
     album_id: idParam,
     f_has_lyrics: boolParam.optional().describe('1: only tracks with lyrics'),

@@ -11,6 +11,7 @@ export default defineMethod({
   name: 'artist.albums.get',
   http: 'GET',
   summary: "An artist's albums, optionally sorted by release date and grouped by name",
+  cache: 'shared',
   params: z.object({
     artist_id: idParam,
     s_release_date: sortParam.optional().describe('sort by release date'),

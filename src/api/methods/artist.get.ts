@@ -9,6 +9,7 @@ export default defineMethod({
   name: 'artist.get',
   http: 'GET',
   summary: 'An artist by id',
+  cache: 'shared',
   params: z.object({ artist_id: idParam }),
   body: z.object({ artist: Artist }),
   statuses: [400, 404],

@@ -21,6 +21,7 @@ export default defineMethod({
   name: 'chart.artists.get',
   http: 'GET',
   summary: 'The most popular artists (by artist_rating) with content available in the country',
+  cache: 'shared',
   params: z.object({
     country: countryParam.optional().describe('chart country: artists with nothing available there are left out'),
     ...pageParams,

@@ -12,6 +12,7 @@ export default defineMethod({
   name: 'chart.tracks.get',
   http: 'GET',
   summary: 'The most popular tracks; top/mxmweekly: all time, hot/mxmweekly_new: first released in the last year',
+  cache: 'shared',
   params: z.object({
     chart_name: z
       .string()

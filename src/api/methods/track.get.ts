@@ -8,6 +8,7 @@ export default defineMethod({
   name: 'track.get',
   http: 'GET',
   summary: 'A track by any of its identifiers',
+  cache: 'shared',
   params: z.object(trackIdParams),
   body: z.object({ track: Track }),
   statuses: [400, 404],

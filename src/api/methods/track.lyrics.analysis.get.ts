@@ -8,6 +8,7 @@ export default defineMethod({
   name: 'track.lyrics.analysis.get',
   http: 'GET',
   summary: "Analysis of a track's lyrics: entities, language, meaning, moderation, moods, rating, religion, themes",
+  cache: 'shared',
   params: z.object(trackIdParams),
   body: z.object({ analysis: Lens }),
   statuses: [400, 404],

@@ -9,6 +9,7 @@ export default defineMethod({
   name: 'track.lyrics.get',
   http: 'GET',
   summary: 'The lyrics of a track (30% of them, not for commercial use, on the free plan)',
+  cache: 'key',
   params: z.object(trackIdParams),
   body: z.object({ lyrics: Lyrics }),
   statuses: [400, 404],

@@ -11,6 +11,7 @@ export default defineMethod({
   name: 'track.richsync.get',
   http: 'GET',
   summary: 'The word-level synced lyrics of a track',
+  cache: 'key',
   params: z.object({
     ...trackIdParams,
     f_richsync_length: intParam(0, 100_000).optional().describe('desired length in seconds'),

@@ -9,6 +9,7 @@ export default defineMethod({
   name: 'track.snippet.get',
   http: 'GET',
   summary: 'A short lyric snippet of a track',
+  cache: 'key',
   params: z.object(trackIdParams),
   body: z.object({ snippet: Snippet }),
   statuses: [400, 404],

@@ -12,6 +12,7 @@ export default defineMethod({
   name: 'track.subtitle.get',
   http: 'GET',
   summary: 'The time-synced lyrics of a track, as LRC, DFXP (TTML) or mxm JSON',
+  cache: 'key',
   params: z.object({
     ...trackIdParams,
     subtitle_format: z

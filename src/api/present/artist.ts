@@ -1,7 +1,7 @@
 /** The Artist and Album resources, from stored records. */
 import type { AlbumRecord, ArtistRecord } from '../../catalog/records.js';
 import type { ApiContext } from '../method.js';
-import { slug } from '../links.js';
+import { slug } from '../../util/slug.js';
 
 const year = (date: string): string => (date.startsWith('0000') ? '' : date.slice(0, 4));
 

@@ -10,11 +10,7 @@ export interface TrackView {
 
 /** ISRC groups of a recording: the ISRCs of every track sharing its commontrack_id. */
 function commontrackIsrcs(ctx: ApiContext, t: TrackRecord): string[][] {
-  const isrcs: string[] = [];
-  for (const id of ctx.catalog.idsOf('commontrack', t.commontrack_id, 50)) {
-    const isrc = id === t.track_id ? t.track_isrc : ctx.catalog.getTrack(id)?.track_isrc;
-    if (isrc && !isrcs.includes(isrc)) isrcs.push(isrc);
-  }
+  const isrcs = ctx.catalog.isrcsOfCommontrack(t.commontrack_id);
   return isrcs.length ? [isrcs] : [];
 }
 

@@ -1,0 +1,73 @@
+/**
+ * bench/import: how fast `refrain generate` writes and `refrain import` loads a large catalog, and
+ * how big the data directory gets.
+ *
+ *   npm run bench:import -- [--tracks 1000000] [--seed 7] [--reimport]
+ *
+ * The generated file is plain JSONL (gzip would time the compressor, not Refrain) and is kept in
+ * bench/.data/ for bench/http to reuse; the catalog is imported into a fresh data directory there.
+ * `--reimport` also times importing the same file again (every line unchanged).
+ */
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Catalog } from '../../src/catalog/store.js';
+import { importFiles } from '../../src/catalog/import.js';
+import { writeCatalog } from '../../src/cli/commands.js';
+import { machine } from '../lib/measure.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const { values } = parseArgs({
+  options: { tracks: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '7' }, reimport: { type: 'boolean', default: false } },
+});
+const tracks = Number(values.tracks);
+const dir = path.join(ROOT, 'bench/.data');
+const file = path.join(dir, `generated-${tracks}.jsonl`);
+const data = path.join(dir, `catalog-${tracks}`);
+mkdirSync(dir, { recursive: true });
+
+const t0 = performance.now();
+await writeCatalog({ tracks, seed: Number(values.seed) }, file);
+const generateSeconds = (performance.now() - t0) / 1000;
+const fileBytes = statSync(file).size;
+console.error(`generated ${tracks} tracks in ${generateSeconds.toFixed(1)} s (${(fileBytes / 2 ** 30).toFixed(2)} GiB)`);
+
+if (existsSync(data)) rmSync(data, { recursive: true });
+const catalog = Catalog.open(data);
+const report = await importFiles(catalog, [file], { batch: 5000 });
+let reimport: { seconds: number; tracksPerSecond: number } | undefined;
+if (values.reimport) {
+  const again = await importFiles(catalog, [file], { batch: 5000 });
+  reimport = { seconds: again.seconds, tracksPerSecond: again.tracksPerSecond };
+}
+await catalog.close();
+const duBytes = Number(spawnSync('du', ['-sb', data], { encoding: 'utf8' }).stdout.split('\t')[0]);
+const rssMiB = process.resourceUsage().maxRSS / 1024;
+
+const result = {
+  at: new Date().toISOString(),
+  machine: machine(),
+  tracks,
+  generate: { seconds: generateSeconds, tracksPerSecond: Math.round(tracks / generateSeconds), fileBytes },
+  import: { seconds: report.seconds, tracksPerSecond: report.tracksPerSecond, lines: report.lines, rejected: report.rejected },
+  reimport,
+  dataDirBytes: duBytes,
+  bytesPerTrack: Math.round(duBytes / tracks),
+  peakRssMiB: Math.round(rssMiB),
+};
+const table = [
+  `bench/import — ${result.at.slice(0, 16)}Z — ${result.machine}; catalog of ${tracks.toLocaleString('en')} generated tracks (seed ${values.seed})`,
+  '',
+  '| step | time | rate | size |',
+  '|---|---:|---:|---:|',
+  `| generate (plain JSONL) | ${generateSeconds.toFixed(0)} s | ${result.generate.tracksPerSecond.toLocaleString('en')} tracks/s | ${(fileBytes / 2 ** 30).toFixed(2)} GiB |`,
+  `| import into an empty data dir | ${report.seconds.toFixed(0)} s | ${report.tracksPerSecond.toLocaleString('en')} tracks/s | ${(duBytes / 2 ** 30).toFixed(2)} GiB data dir (${result.bytesPerTrack.toLocaleString('en')} B/track) |`,
+  ...(reimport ? [`| re-import (all unchanged) | ${reimport.seconds.toFixed(0)} s | ${reimport.tracksPerSecond.toLocaleString('en')} tracks/s | |`] : []),
+  '',
+  `peak RSS of the whole run: ${result.peakRssMiB} MiB`,
+].join('\n');
+console.log(table);
+mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+writeFileSync(path.join(ROOT, 'bench/results/import.json'), JSON.stringify(result, null, 2));
+writeFileSync(path.join(ROOT, 'bench/results/import.md'), `${table}\n`);
