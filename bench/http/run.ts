@@ -5,8 +5,13 @@
  *   npm run bench:http -- [--tracks 100000] [--data DIR] [--seconds 10] [--connections 50]
  *
  * The catalog is generated and imported on first use (kept in bench/.data/). wrk (one thread) is
- * the load generator and shares the 2 cores with the server; requests rotate over 2,000 random
- * track ids. CPU per request is the server process's user+system time over the run / requests.
+ * the load generator and shares the 2 cores with the server. Each method is measured with two
+ * access patterns over 20,000 requests that wrk cycles through:
+ *   - zipf: track ids drawn by popularity rank with P(rank) ∝ 1/rank (API traffic follows popular
+ *     songs), so the response cache serves most requests;
+ *   - uniform, cache off: ids drawn uniformly from the whole catalog against a server started with
+ *     `--response-cache 0`, so every request reads LMDB, presents and serialises (the worst case).
+ * CPU per request is the server process's user+system time over the run / requests.
  */
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +36,24 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const data = values.data ?? path.join(ROOT, 'bench/.data', `catalog-${tracks}`);
 
-async function prepare(): Promise<{ key: string; ids: number[] }> {
+const REQUESTS = 20_000;
+
+function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A rank in [0, n) with P(rank) ∝ 1/(rank+1): inverse of the continuous approximation of the harmonic CDF. */
+function zipfRank(u: number, n: number): number {
+  return Math.min(n - 1, Math.floor(Math.exp(u * Math.log(n + 1)) - 1));
+}
+
+async function prepare(): Promise<{ key: string; ids: Record<'zipf' | 'uniform', number[]> }> {
   mkdirSync(data, { recursive: true });
   const catalog = Catalog.open(data);
   try {
@@ -45,10 +67,12 @@ async function prepare(): Promise<{ key: string; ids: number[] }> {
       const report = await importFiles(catalog, [file], { batch: 5000 });
       console.error(`imported ${report.imported} records at ${report.tracksPerSecond} tracks/s`);
     }
-    const all = [...catalog.trackIds()].filter((id) => catalog.getTrack(id)?.has_lyrics);
-    const ids = Array.from({ length: 2000 }, (_, i) => all[Math.floor(((i * 2654435761) % 2 ** 32) / 2 ** 32 * all.length)]);
+    const ranked = [...catalog.tracksByPopularity()].filter((id) => catalog.getTrack(id)?.has_lyrics);
+    const random = mulberry32(7);
+    const uniform = Array.from({ length: REQUESTS }, () => ranked[Math.floor(random() * ranked.length)]);
+    const zipf = Array.from({ length: REQUESTS }, () => ranked[zipfRank(random(), ranked.length)]);
     const key = new KeyStore(catalog.root).create({ plan: 'enterprise', quota: 0, label: 'bench/http' }).key;
-    return { key, ids };
+    return { key, ids: { zipf, uniform } };
   } finally {
     await catalog.close();
   }
@@ -90,16 +114,23 @@ const barePort = Number(bare.match[1]);
 rows.push(await measure('bare uWS hello', bare.child.pid!, `http://127.0.0.1:${barePort}/`));
 bare.child.kill();
 
-const server = await startProcess(
-  [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info'],
-  /"port":(\d+)/,
-);
-const port = Number(server.match[1]);
-for (const method of ['track.get', 'track.lyrics.get']) {
-  const script = luaScript(path.join(tmp, `${method}.lua`), ids.map((id) => `/ws/1.1/${method}?track_id=${id}&apikey=${key}`));
-  rows.push(await measure(method, server.child.pid!, `http://127.0.0.1:${port}/`, script));
+async function serve(extra: string[]) {
+  const server = await startProcess(
+    [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', ...extra],
+    /"port":(\d+)/,
+  );
+  return { pid: server.child.pid!, url: `http://127.0.0.1:${server.match[1]}/`, stop: () => server.child.kill('SIGTERM') };
 }
-server.child.kill('SIGTERM');
+
+for (const [pattern, flags] of [['zipf', []], ['uniform', ['--response-cache', '0']]] as const) {
+  const server = await serve([...flags]);
+  for (const method of ['track.get', 'track.lyrics.get']) {
+    const script = luaScript(path.join(tmp, `${method}-${pattern}.lua`), ids[pattern].map((id) => `/ws/1.1/${method}?track_id=${id}&apikey=${key}`));
+    const label = pattern === 'zipf' ? 'zipf ids, cache on' : 'uniform ids, cache off';
+    rows.push(await measure(`${method} (${label})`, server.pid, server.url, script));
+  }
+  server.stop();
+}
 
 const base = rows[0];
 const table = [

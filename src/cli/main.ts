@@ -6,6 +6,7 @@ import { COMMANDS, helpText, parseCommand, UsageError, type CommandName } from '
 import { RefrainError } from '../errors.js';
 import { runGenerate, runImport, runKeys } from './commands.js';
 import { runServe } from './serve.js';
+import { StartupError } from '../http/server.js';
 
 const USAGE = `usage: refrain <command> [options]
 
@@ -55,6 +56,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (e instanceof RefrainError) {
       process.stderr.write(`refrain ${command.name}: ${e.hint}\n`);
+      return 1;
+    }
+    if (e instanceof StartupError) {
+      process.stderr.write(`refrain ${command.name}: ${e.message}\n`);
       return 1;
     }
     throw e;

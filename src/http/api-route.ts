@@ -6,7 +6,7 @@
  * write inside `res.cork()`.
  */
 import type { Logger } from 'pino';
-import type { HttpRequest, HttpResponse } from './uws.js';
+import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import type { ApiContext, ApiMethod, MethodOptions } from '../api/method.js';
 import type { Catalog } from '../catalog/store.js';
 import type { Guard } from '../auth/guard.js';
@@ -53,10 +53,11 @@ const JSON_OUT: OutputFormat = { format: 'json', callback: '' };
 export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpRequest) => void {
   return (res, req) => {
     const started = performance.now();
+    const [path, query] = pathAndQuery(req);
     const incoming: Incoming = {
       verb: req.getMethod(),
-      name: req.getUrl().slice(PREFIX.length),
-      query: req.getQuery() ?? '',
+      name: path.slice(PREFIX.length),
+      query,
       authorization: req.getHeader('authorization'),
       contentType: req.getHeader('content-type'),
       origin: req.getHeader('origin'),

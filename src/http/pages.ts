@@ -5,7 +5,7 @@
  *   it is public), and `…/edit`: the track's catalog line in the import format, for an operator to
  *   correct and re-import with `refrain import`.
  */
-import type { HttpRequest, HttpResponse } from './uws.js';
+import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import type { Catalog } from '../catalog/store.js';
 import type { Links } from '../api/links.js';
 import type { Hits } from '../auth/hits.js';
@@ -42,7 +42,7 @@ ${body}</html>`;
 export function sharePageRoute(catalog: Catalog) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const id = Number(req.getParameter(0));
-    const edit = req.getUrl().endsWith('/edit');
+    const edit = pathAndQuery(req)[0].endsWith('/edit');
     const t = Number.isInteger(id) ? catalog.getTrack(id) : undefined;
     if (!t) return send(res, 404, 'text/html; charset=utf-8', page('Not found', '<h1>No such track</h1>'));
     const title = `${t.track_name} — ${t.artist_name}`;

@@ -48,6 +48,9 @@ export interface RunningServer {
 
 const FLUSH_MS = 2000;
 
+/** The server cannot start as configured (shown to the operator without a stack trace). */
+export class StartupError extends Error {}
+
 function json(res: HttpResponse, status: number, value: unknown): void {
   res.writeStatus(STATUS_LINE[status]);
   res.writeHeader('content-type', 'application/json; charset=utf-8');
@@ -57,7 +60,7 @@ function json(res: HttpResponse, status: number, value: unknown): void {
 export async function startServer(config: ServeConfig, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   if (!uwsIsNative && !config.allowUwsFallback) {
-    throw new Error(
+    throw new StartupError(
       "uWebSockets.js's native binary did not load and its JavaScript fallback is far slower; " +
         'refusing to start (pass --allow-uws-fallback to run anyway)',
     );
@@ -115,7 +118,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
 
   const port = await new Promise<number>((resolve, reject) => {
     app.listen(config.host, config.port, (socket) => {
-      if (!socket) return reject(new Error(`cannot listen on ${config.host}:${config.port} (in use, or no permission)`));
+      if (!socket) return reject(new StartupError(`cannot listen on ${config.host}:${config.port} (in use, or no permission)`));
       listenSocket = socket;
       resolve(uws.us_socket_local_port(socket));
     });
@@ -125,6 +128,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   openapi = JSON.stringify(openapiDocument(methods.values(), url));
 
   const flush = () => Promise.all([usage.flush(), hits.flush()]).catch((err: unknown) => logger.error({ err }, 'writing counters failed'));
+  let closed = false;
   const flusher = setInterval(() => void flush(), FLUSH_MS);
   flusher.unref();
   ready = true;
@@ -135,6 +139,8 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     refreshKeys: () => guard.checkVersion(),
     refreshCatalog: () => cache.checkVersion(),
     async close() {
+      if (closed) return;
+      closed = true;
       ready = false;
       clearInterval(flusher);
       guard.close();

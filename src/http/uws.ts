@@ -27,3 +27,14 @@ export const uws = loaded;
 export const uwsIsNative: boolean = typeof (loaded as unknown as { getParts?: unknown }).getParts === 'function';
 
 export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+
+/**
+ * Path and query string of a request. The JavaScript fallback's `getUrl()` includes the query and
+ * its `getQuery()` throws on every relative URL, so there the two are split from `getUrl()`.
+ */
+export function pathAndQuery(req: import('uWebSockets.js').HttpRequest): [string, string] {
+  if (uwsIsNative) return [req.getUrl(), req.getQuery() ?? ''];
+  const url = req.getUrl();
+  const q = url.indexOf('?');
+  return q === -1 ? [url, ''] : [url.slice(0, q), url.slice(q + 1)];
+}
