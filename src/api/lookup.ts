@@ -3,7 +3,7 @@
  * commontrack_id, track_isrc, track_spotify_id, track_itunes_id (DESIGN.md §3). When several are
  * given the first in that order decides. None → 400; an unknown one → 404.
  */
-import type { Catalog, IndexName } from '../catalog/store.js';
+import type { Catalog, ContentKind, ContentRecords, IndexName } from '../catalog/store.js';
 import type { TrackRecord } from '../catalog/records.js';
 import { badRequest, notFound } from '../errors.js';
 import { codeParam, idParam, isrcParam } from '../http/params.js';
@@ -48,4 +48,33 @@ function pickIndex(p: TrackIds): [IndexName, string | number, string] {
   if (p.track_spotify_id !== undefined) return ['spotify', p.track_spotify_id, 'track_spotify_id'];
   if (p.track_itunes_id !== undefined) return ['itunes', p.track_itunes_id, 'track_itunes_id'];
   throw badRequest('one of track_id, commontrack_id, track_isrc, track_spotify_id, track_itunes_id is required');
+}
+
+const HAS: Record<ContentKind, (t: TrackRecord) => boolean> = {
+  lyrics: (t) => t.has_lyrics === 1,
+  subtitles: (t) => t.has_subtitles === 1,
+  richsync: (t) => t.has_richsync === 1,
+  snippets: (t) => t.has_snippet === 1,
+  analysis: (t) => t.has_lyrics_analysis === 1,
+};
+const NAME: Record<ContentKind, string> = {
+  lyrics: 'lyrics', subtitles: 'subtitle', richsync: 'richsync', snippets: 'snippet', analysis: 'lyrics analysis',
+};
+
+/** The track named by the parameters, preferring one that has this kind of content. */
+export function findTrackWith(catalog: Catalog, p: TrackIds, kind: ContentKind): TrackRecord {
+  return findTrack(catalog, p, HAS[kind]);
+}
+
+/** A track's content of one kind, or 404 saying the track has none. */
+export function contentOf<K extends ContentKind>(catalog: Catalog, track: TrackRecord, kind: K): ContentRecords[K] {
+  const content = catalog.getContent(kind, track.track_id);
+  if (!content) throw notFound(`track ${track.track_id} has no ${NAME[kind]}`);
+  return content;
+}
+
+/** The track named by the parameters and its content of one kind (404 when it has none). */
+export function findContent<K extends ContentKind>(catalog: Catalog, p: TrackIds, kind: K): { track: TrackRecord; content: ContentRecords[K] } {
+  const track = findTrackWith(catalog, p, kind);
+  return { track, content: contentOf(catalog, track, kind) };
 }

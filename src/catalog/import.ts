@@ -1,24 +1,20 @@
 /**
- * `refrain import`: streams JSONL or JSONL.gz files (gzip is detected from the magic bytes, not the
- * name), validates each line with the import schema, and writes in batched LMDB transactions.
+ * `refrain import`: streams JSONL or JSONL.gz files, validates each line with the import schema,
+ * and writes in batched LMDB transactions. Reading, decompressing, parsing, validating and hashing
+ * run on a reading thread (parse-worker.ts) while this thread writes, so the two overlap.
  * Bad lines are reported with their line number and skipped; with `strict` a first pass validates
  * everything and nothing is applied if any line is bad.
  */
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { createGunzip } from 'node:zlib';
-import type { Readable } from 'node:stream';
-import { importRecordSchema, type ImportRecord } from './schema.js';
-import { applyBatch, hashOf, type HashedRecord, type Outcome } from './write.js';
+import { stat } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { unpack } from 'msgpackr';
+import { applyBatch, type Outcome } from './write.js';
+import { linesOf } from './lines.js';
+import { parseLine, type HashedRecord, type ParsedBatch, type ParseRequest, type Rejection } from './parse.js';
 import type { Catalog } from './store.js';
 import { RefrainError } from '../errors.js';
 
-export interface Rejection {
-  file: string;
-  line: number;
-  reason: string;
-}
+export { parseLine, type Rejection } from './parse.js';
 
 export interface ImportReport {
   files: string[];
@@ -47,61 +43,20 @@ export interface ImportOptions {
 
 const MAX_LISTED = 1000;
 
-type ParsedLine = { ok: true; record: ImportRecord } | { ok: false; reason: string };
-
-/** Parse and validate one line of the import format. */
-export function parseLine(text: string): ParsedLine {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, reason: `not JSON: ${(e as Error).message}` };
-  }
-  const parsed = importRecordSchema.safeParse(json);
-  if (parsed.success) return { ok: true, record: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-  return { ok: false, reason: `${where}${issue.message}` };
-}
-
-interface Progress {
-  bytesRead: number;
-  bytesTotal: number;
-}
-
-/** The lines of a file, numbered from 1; blank lines are skipped. */
-async function* linesOf(file: string, progress: Progress): AsyncGenerator<{ n: number; text: string }> {
-  const magic = Buffer.alloc(2);
-  const fh = await open(file, 'r');
-  try {
-    await fh.read(magic, 0, 2, 0);
-  } finally {
-    await fh.close();
-  }
-  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
-  raw.on('data', (chunk) => (progress.bytesRead += chunk.length));
-  const gz = magic[0] === 0x1f && magic[1] === 0x8b;
-  const input: Readable = gz ? raw.pipe(createGunzip()) : raw;
-  if (gz) raw.on('error', (e) => input.destroy(e));
-  const rl = createInterface({ input, crlfDelay: Infinity });
-  let n = 0;
-  for await (const text of rl) {
-    n++;
-    if (text.trim() !== '') yield { n, text };
-  }
-}
+// Under the test runner the sources run as .ts; the built server runs .js. The worker inherits the
+// process's loader flags, so the same extension works in both.
+const WORKER_URL = new URL(`./parse-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /** Import files into the catalog; see the module comment for the rules. */
 export async function importFiles(catalog: Catalog, files: string[], options: ImportOptions = {}): Promise<ImportReport> {
   const started = performance.now();
-  const batchSize = options.batch ?? 2000;
   const report: ImportReport = {
     files, lines: 0, imported: 0, updated: 0, unchanged: 0, deleted: 0, absent: 0, rejected: 0, rejections: [], seconds: 0, tracksPerSecond: 0,
   };
-  const progress: Progress = { bytesRead: 0, bytesTotal: 0 };
+  let bytesTotal = 0;
   for (const file of files) {
     try {
-      progress.bytesTotal += (await stat(file)).size;
+      bytesTotal += (await stat(file)).size;
     } catch {
       throw new RefrainError(400, `cannot read ${file}: no such file`);
     }
@@ -109,28 +64,31 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
   if (options.strict) await validateAll(files);
 
   let tracks = 0;
-  let batch: HashedRecord[] = [];
-  const flush = () => {
-    if (batch.length === 0) return;
-    for (const outcome of applyBatch(catalog, batch)) count(report, outcome);
-    batch = [];
-    options.onProgress?.(progress.bytesRead, progress.bytesTotal, tracks);
-  };
-  for (const file of files) {
-    for await (const { n, text } of linesOf(file, progress)) {
-      report.lines++;
-      const parsed = parseLine(text);
-      if (!parsed.ok) {
-        report.rejected++;
-        if (report.rejections.length < MAX_LISTED) report.rejections.push({ file, line: n, reason: parsed.reason });
-        continue;
-      }
-      if (parsed.record.type === 'track') tracks++;
-      batch.push({ record: parsed.record, hash: hashOf(text) });
-      if (batch.length >= batchSize) flush();
-    }
+  const request: ParseRequest = { files, batch: options.batch ?? 2000 };
+  const worker = new Worker(WORKER_URL, { workerData: request });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.on('error', reject);
+      worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the import's reading thread exited with ${code}`))));
+      worker.on('message', (message: ParsedBatch | 'done') => {
+        if (message === 'done') return resolve();
+        try {
+          const records = unpack(message.packed) as HashedRecord[];
+          if (records.length) for (const outcome of applyBatch(catalog, records)) count(report, outcome);
+          report.lines += message.lines;
+          report.rejected += message.rejections.length;
+          for (const r of message.rejections) if (report.rejections.length < MAX_LISTED) report.rejections.push(r);
+          tracks += message.tracks;
+          worker.postMessage('ack');
+          options.onProgress?.(message.bytesRead, bytesTotal, tracks);
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+  } finally {
+    await worker.terminate();
   }
-  flush();
   report.seconds = (performance.now() - started) / 1000;
   report.tracksPerSecond = Math.round(tracks / Math.max(report.seconds, 1e-3));
   return report;
@@ -143,7 +101,7 @@ function count(report: ImportReport, outcome: Outcome): void {
 /** Strict mode's first pass: every line must be valid, or nothing is applied. */
 async function validateAll(files: string[]): Promise<void> {
   for (const file of files) {
-    for await (const { n, text } of linesOf(file, { bytesRead: 0, bytesTotal: 0 })) {
+    for await (const { n, text } of linesOf(file)) {
       const parsed = parseLine(text);
       if (!parsed.ok) throw new RefrainError(400, `${file}:${n}: ${parsed.reason} (strict: nothing was imported)`);
     }

@@ -32,7 +32,7 @@ export const INDEXES = [
 ] as const;
 export type IndexName = (typeof INDEXES)[number];
 
-interface ContentRecords {
+export interface ContentRecords {
   lyrics: LyricsRecord;
   subtitles: SubtitleRecord;
   richsync: RichsyncRecord;

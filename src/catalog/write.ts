@@ -6,24 +6,16 @@
  * A line identical to what is stored (same xxh64 of its normalised form) changes nothing and logs
  * nothing, so re-importing a file is a no-op.
  */
-import { xxh64 } from '@node-rs/xxhash';
+import { hashOf, type HashedRecord } from './parse.js';
 import type { Database } from 'lmdb';
 import { CONTENT_KINDS, type Catalog } from './store.js';
 import type { AlbumRecord, ArtistRecord, Change, TrackRecord } from './records.js';
-import { albumSchema, artistSchema, type AlbumInput, type ArtistInput, type ImportRecord, type TrackInput } from './schema.js';
+import { albumSchema, artistSchema, type AlbumInput, type ArtistInput, type TrackInput } from './schema.js';
 import { contentRecords, trackRecord } from './derive.js';
 import { isoSeconds } from '../util/date.js';
 
 export type Outcome = 'imported' | 'updated' | 'unchanged' | 'deleted' | 'absent';
 
-/** The change-detection hash of a record: xxh64 of its text (the import line's own, when there is one). */
-export const hashOf = (text: string): string => xxh64(text).toString(16);
-
-/** A record to write and the hash of the text it came from. */
-export interface HashedRecord {
-  record: ImportRecord;
-  hash: string;
-}
 
 /** Applies records in one write transaction; returns one outcome per record. */
 export function applyBatch(catalog: Catalog, records: readonly HashedRecord[], now = Date.now()): Outcome[] {

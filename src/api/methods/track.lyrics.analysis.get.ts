@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../method.js';
-import { findTrack, trackIdParams } from '../lookup.js';
+import { findTrackWith, trackIdParams } from '../lookup.js';
 import { Lens } from '../resources.js';
 import { lensOf } from './lens.js';
 
@@ -13,7 +13,7 @@ export default defineMethod({
   body: z.object({ analysis: Lens }),
   statuses: [400, 404],
   handle(ctx, p) {
-    const track = findTrack(ctx.catalog, p, (t) => t.has_lyrics_analysis === 1);
+    const track = findTrackWith(ctx.catalog, p, 'analysis');
     return { analysis: lensOf(ctx, track) };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../method.js';
-import { findTrack, trackIdParams } from '../lookup.js';
+import { findTrackWith, trackIdParams } from '../lookup.js';
 import { Lens } from '../resources.js';
 import { RefrainError } from '../../errors.js';
 import { lensOf } from './lens.js';
@@ -30,7 +30,7 @@ export default defineMethod({
     ctx.headers.Deprecation = '@1735689600'; // 2025-01-01, when track.lyrics.analysis.get replaced it
     ctx.headers.Sunset = sunsetHttp;
     ctx.headers.Link = '</ws/1.1/track.lyrics.analysis.get>; rel="successor-version"';
-    const track = findTrack(ctx.catalog, p, (t) => t.has_lyrics_analysis === 1);
+    const track = findTrackWith(ctx.catalog, p, 'analysis');
     return { lens: lensOf(ctx, track) };
   },
 });

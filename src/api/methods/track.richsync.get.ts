@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineMethod } from '../method.js';
-import { findTrack, trackIdParams } from '../lookup.js';
+import { findContent, trackIdParams } from '../lookup.js';
 import { presentRichsync } from '../present/content.js';
 import { Richsync } from '../resources.js';
-import { forbidden, notFound } from '../../errors.js';
+import { forbidden } from '../../errors.js';
 import { intParam } from '../../http/params.js';
 import { checkLength } from './length-filter.js';
 
@@ -21,9 +21,7 @@ export default defineMethod({
   statuses: [400, 403, 404],
   handle(ctx, p) {
     if (ctx.key.plan === 'free') throw forbidden('Forbidden: richsync needs the basic or enterprise plan');
-    const track = findTrack(ctx.catalog, p, (t) => t.has_richsync === 1);
-    const richsync = ctx.catalog.getContent('richsync', track.track_id);
-    if (!richsync) throw notFound(`track ${track.track_id} has no richsync`);
+    const { track, content: richsync } = findContent(ctx.catalog, p, 'richsync');
     checkLength('richsync', richsync.richsync_length, p.f_richsync_length, p.f_richsync_length_max_deviation);
     ctx.header.available = 1;
     return { richsync: presentRichsync(ctx, track, richsync) };

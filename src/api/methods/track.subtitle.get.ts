@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineMethod } from '../method.js';
-import { findTrack, trackIdParams } from '../lookup.js';
+import { contentOf, findTrackWith, trackIdParams } from '../lookup.js';
 import { presentSubtitle } from '../present/content.js';
 import { Subtitle } from '../resources.js';
-import { forbidden, notFound } from '../../errors.js';
+import { forbidden } from '../../errors.js';
 import { intParam } from '../../http/params.js';
 import { parseLrc, toDfxp, toMxm } from '../subtitle-format.js';
 import { checkLength } from './length-filter.js';
@@ -27,10 +27,9 @@ export default defineMethod({
   statuses: [400, 403, 404],
   handle(ctx, p) {
     if (ctx.key.plan === 'free') throw forbidden('Forbidden: subtitles need the basic or enterprise plan');
-    const track = findTrack(ctx.catalog, p, (t) => t.has_subtitles === 1);
+    const track = findTrackWith(ctx.catalog, p, 'subtitles');
     ctx.header.instrumental = track.instrumental;
-    const subtitle = ctx.catalog.getContent('subtitles', track.track_id);
-    if (!subtitle) throw notFound(`track ${track.track_id} has no subtitle`);
+    const subtitle = contentOf(ctx.catalog, track, 'subtitles');
     checkLength('subtitle', subtitle.subtitle_length, p.f_subtitle_length, p.f_subtitle_length_max_deviation);
     let body = subtitle.subtitle_body;
     if (p.subtitle_format === 'mxm') body = toMxm(parseLrc(body));

@@ -1,0 +1,55 @@
+/**
+ * Parsing and validating one import line, shared by the import's reading thread and its strict
+ * first pass; and the messages between that thread and the importer.
+ */
+import { xxh64 } from '@node-rs/xxhash';
+import { importRecordSchema, type ImportRecord } from './schema.js';
+
+export interface Rejection {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export type ParsedLine = { ok: true; record: ImportRecord } | { ok: false; reason: string };
+
+/** A record to write and the hash of the text it came from. */
+export interface HashedRecord {
+  record: ImportRecord;
+  hash: string;
+}
+
+/** The change-detection hash of a record: xxh64 of its text (the import line's own, when there is one). */
+export const hashOf = (text: string): string => xxh64(text).toString(16);
+
+/** Parse and validate one line of the import format. */
+export function parseLine(text: string): ParsedLine {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, reason: `not JSON: ${(e as Error).message}` };
+  }
+  const parsed = importRecordSchema.safeParse(json);
+  if (parsed.success) return { ok: true, record: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return { ok: false, reason: `${where}${issue.message}` };
+}
+
+/** What the importer asks its reading thread for. */
+export interface ParseRequest {
+  files: string[];
+  batch: number;
+}
+
+/** A batch from the reading thread: `packed` is a msgpack array of HashedRecord. */
+export interface ParsedBatch {
+  packed: Uint8Array;
+  count: number;
+  lines: number;
+  tracks: number;
+  rejections: Rejection[];
+  /** Bytes read from disk so far, over all files. */
+  bytesRead: number;
+}
