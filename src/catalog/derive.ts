@@ -35,6 +35,16 @@ export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, h
   };
 }
 
+/**
+ * Fill derived values of a track line that are costly to compute (the richsync's average group
+ * count scans tens of kilobytes), so the import's reading thread does it instead of the writer.
+ */
+export function precompute(input: TrackInput): void {
+  if (input.richsync && input.richsync.richsync_avg_count === undefined) {
+    input.richsync.richsync_avg_count = averageGroups(input.richsync.richsync_body);
+  }
+}
+
 type Contents = {
   lyrics?: LyricsRecord;
   subtitles?: SubtitleRecord;

@@ -85,8 +85,10 @@ export class Catalog {
       maxDbs: 32,
       // Grows as needed; a large initial map avoids remaps while a big import runs.
       mapSize: 2 ** 34,
-      // Commits are made durable by LMDB's own sync; readers never block writers.
-      compression: false,
+      // LZ4 for values over 1 KB (lyrics, subtitles, richsync, analysis; track records stay raw):
+      // halves the data directory (1.1 → 0.59 GB for 100k tracks) for ~20% slower imports and no
+      // measurable cost on an uncached track.lyrics.get (bench/http; docs/architecture.md).
+      compression: true,
     });
     return new Catalog(root);
   }
