@@ -14,8 +14,6 @@ import { parseLine, type HashedRecord, type ParsedBatch, type ParseRequest, type
 import type { Catalog } from './store.js';
 import { RefrainError } from '../errors.js';
 
-export { parseLine, type Rejection } from './parse.js';
-
 export interface ImportReport {
   files: string[];
   lines: number;

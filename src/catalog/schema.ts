@@ -218,7 +218,5 @@ export const importRecordSchema = z.discriminatedUnion('type', [artistSchema, al
 export type ArtistInput = z.output<typeof artistSchema>;
 export type AlbumInput = z.output<typeof albumSchema>;
 export type TrackInput = z.output<typeof trackSchema>;
-export type DeleteInput = z.output<typeof deleteSchema>;
 export type ImportRecord = z.output<typeof importRecordSchema>;
-export type ImportLine = z.input<typeof importRecordSchema>;
 export type AnalysisInput = z.output<typeof analysisSchema>;

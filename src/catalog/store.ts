@@ -40,11 +40,6 @@ export interface ContentRecords {
   analysis: AnalysisRecord;
 }
 
-export interface CatalogOptions {
-  /** Open without the right to write (a server that only reads still may; this only documents intent). */
-  readOnly?: boolean;
-}
-
 export class Catalog {
   readonly root: RootDatabase;
   readonly tracks: Database<TrackRecord, number>;
@@ -79,7 +74,7 @@ export class Catalog {
   }
 
   /** Open (creating if needed) the catalog of a data directory. */
-  static open(dataDir: string, _options: CatalogOptions = {}): Catalog {
+  static open(dataDir: string): Catalog {
     const root = open({
       path: path.join(dataDir, 'catalog'),
       maxDbs: 32,

@@ -14,7 +14,7 @@ import type { Usage } from '../auth/usage.js';
 import type { Links } from '../api/links.js';
 import type { Metrics } from './metrics.js';
 import { RefrainError } from '../errors.js';
-import { paramHint, parseQuery } from './params.js';
+import { countryParam, paramHint, parseQuery } from './params.js';
 import { errorReply, outputFormat, writePreflight, writeReply, type OutputFormat, type Reply, type ResponseOptions } from './respond.js';
 import { readBody } from './body.js';
 import { redactQuery } from '../log.js';
@@ -102,7 +102,7 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
     const ctx: ApiContext = {
       catalog: deps.catalog,
       key,
-      country: key.country || (query.country ?? '').toUpperCase(),
+      country: key.country || callerCountry(query.country),
       links: deps.links,
       now,
       options: deps.methodOptions,
@@ -110,25 +110,20 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
       headers: {},
     };
     if (method.http === 'POST') return runWithBody(deps, res, method, ctx, query, incoming, finish);
-    if (!method.cache || !deps.cache.enabled) return finish(run(method, ctx, query));
-    const cacheKey = `${method.name}|${method.cache === 'key' ? key.key_id : `${key.plan}:${ctx.country}`}|${canonical(query)}`;
-    const hit = deps.cache.get(cacheKey, now);
-    if (hit) return finish(hit);
-    let reply: Reply;
-    try {
-      reply = run(method, ctx, query);
-    } catch (e) {
-      if (!(e instanceof RefrainError && e.status === 404)) throw e;
-      reply = { ...errorReply(e), header: ctx.header };
-    }
-    reply.bodyJson = JSON.stringify(reply.body);
-    if (reply.status === 200 || reply.status === 404) deps.cache.set(cacheKey, { ...reply, bodyJson: reply.bodyJson, at: now });
-    finish(reply);
+    finish(method.cache && deps.cache.enabled ? runCached(deps, method, ctx, query) : run(method, ctx, query));
   } catch (e) {
     const reply = failure(deps, e);
     Object.assign(reply.header, extraHeader);
     finish(reply);
   }
+}
+
+/** The `country` parameter (any method): a valid ISO 3166-1 alpha-2 code, or 400. */
+function callerCountry(value: string | undefined): string {
+  if (value === undefined) return '';
+  const parsed = countryParam.safeParse(value);
+  if (!parsed.success) throw new RefrainError(400, `country ${parsed.error.issues[0].message}`);
+  return parsed.data;
 }
 
 /** The query without the caller's credentials and output format: what an answer depends on. */
@@ -138,6 +133,24 @@ function canonical(query: Record<string, string>): string {
     if (k !== 'apikey' && k !== 'format' && k !== 'callback') out += `${k}=${query[k]}&`;
   }
   return out;
+}
+
+/** A cacheable method's reply: from the response cache, or run and kept (its 200 or its 404). */
+function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query: Record<string, string>): Reply {
+  const scope = method.cache === 'key' ? ctx.key.key_id : `${ctx.key.plan}:${ctx.country}`;
+  const cacheKey = `${method.name}|${scope}|${canonical(query)}`;
+  const hit = deps.cache.get(cacheKey, ctx.now);
+  if (hit) return hit;
+  let reply: Reply;
+  try {
+    reply = run(method, ctx, query);
+  } catch (e) {
+    if (!(e instanceof RefrainError && e.status === 404)) throw e;
+    reply = { ...errorReply(e), header: ctx.header };
+  }
+  const cached = { ...reply, bodyJson: JSON.stringify(reply.body), at: ctx.now };
+  deps.cache.set(cacheKey, cached);
+  return cached;
 }
 
 function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>): Reply {

@@ -177,3 +177,10 @@ t.test('track methods', async (t) => {
     t.match(edit, /&quot;track_id&quot;:1,/);
   });
 });
+
+t.test('a malformed country parameter is a 400 on any method', async (t) => {
+  const s = await startTestServer(t);
+  const r = await s.get('/ws/1.1/track.lyrics.get', { track_id: 1, apikey: s.keys.basic, country: 'Italy' });
+  t.equal(r.status, 400);
+  t.match(r.json.message.header.hint, /^country must be an ISO 3166-1 alpha-2/);
+});
