@@ -30,6 +30,7 @@ export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, h
     has_richsync: richsync ? 1 : 0,
     has_lyrics_analysis: analysis ? 1 : 0,
     has_snippet: snippet ? 1 : 0,
+    commontrack_isrcs: input.track_isrc ? [input.track_isrc] : [],
     share_path: sharePath(input),
     hash,
   };

@@ -39,6 +39,11 @@ export type TrackRecord = Omit<
     has_richsync: Flag;
     has_lyrics_analysis: Flag;
     has_snippet: Flag;
+    /**
+     * ISRCs of every track sharing this commontrack_id, kept on each of them (rewritten when a
+     * version changes) so showing a track needs no second read.
+     */
+    commontrack_isrcs: string[];
     /** Path of the track's share page (derived from its id and names, so responses only concatenate). */
     share_path: string;
   };

@@ -12,7 +12,6 @@
  *   idx:album_tracks, idx:artist_tracks        [album_id|artist_id, track_id] → ''
  *   idx:chart_tracks                           [track_rating, num_favourite, track_id] → ''
  *   idx:chart_artists                          [artist_rating, artist_id] → ''
- *   commontrack_isrcs                          commontrack_id → ISRCs of its tracks (one read per track shown)
  *   changes                                    seq → Change  (the feeds read it, issue #5)
  *   meta                                       string → value
  */
@@ -47,7 +46,6 @@ export class Catalog {
   readonly albums: Database<AlbumRecord, number>;
   readonly content: { [K in ContentKind]: Database<ContentRecords[K], number> };
   readonly index: Record<IndexName, Database<'', Key>>;
-  readonly commontrackIsrcs: Database<string[], number>;
   readonly changes: Database<Change, number>;
   readonly meta: Database<unknown, string>;
 
@@ -68,7 +66,6 @@ export class Catalog {
     this.index = Object.fromEntries(
       INDEXES.map((name) => [name, root.openDB<'', Key>({ name: `idx:${name}`, encoding: 'binary' })]),
     ) as Record<IndexName, Database<'', Key>>;
-    this.commontrackIsrcs = root.openDB<string[], number>({ name: 'commontrack_isrcs', keyEncoding: 'uint32' });
     this.changes = root.openDB<Change, number>({ name: 'changes' });
     this.meta = root.openDB<unknown, string>({ name: 'meta' });
   }
@@ -111,11 +108,6 @@ export class Catalog {
 
   getContent<K extends ContentKind>(kind: K, trackId: number): ContentRecords[K] | undefined {
     return validId(trackId) ? this.content[kind].get(trackId) : undefined;
-  }
-
-  /** ISRCs of every track sharing a commontrack_id (the Track resource's `commontrack_isrcs`). */
-  isrcsOfCommontrack(commontrackId: number): string[] {
-    return this.commontrackIsrcs.get(commontrackId) ?? [];
   }
 
   /** Ids stored under one key of a composite index, in id order. */

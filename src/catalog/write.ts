@@ -137,15 +137,16 @@ class Writer {
     return old ? 'updated' : 'imported';
   }
 
-  /** Recompute the ISRCs of a commontrack group after one of its tracks changed. */
+  /**
+   * After a track of a commontrack group changed, give every track of the group the group's ISRCs.
+   * A track alone in its group already holds its own (derive.ts), so the common case writes nothing.
+   */
   private refreshCommontrack(commontrackId: number): void {
-    const isrcs: string[] = [];
-    for (const id of this.c.idsOf('commontrack', commontrackId)) {
-      const isrc = this.c.tracks.get(id)?.track_isrc;
-      if (isrc && !isrcs.includes(isrc)) isrcs.push(isrc);
+    const group = this.c.idsOf('commontrack', commontrackId).map((id) => this.c.tracks.get(id)).filter((t): t is TrackRecord => !!t);
+    const isrcs = [...new Set(group.map((t) => t.track_isrc).filter(Boolean))];
+    for (const t of group) {
+      if (t.commontrack_isrcs.join() !== isrcs.join()) this.c.tracks.putSync(t.track_id, { ...t, commontrack_isrcs: isrcs });
     }
-    if (isrcs.length) this.c.commontrackIsrcs.putSync(commontrackId, isrcs);
-    else this.c.commontrackIsrcs.removeSync(commontrackId);
   }
 
   private indexTrack(t: TrackRecord): void {

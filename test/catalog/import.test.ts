@@ -21,6 +21,8 @@ t.test('imports, indexes, re-imports as a no-op, and deletes', async (t) => {
   t.equal(first.rejected, 0);
   t.equal(catalog.trackCount(), 3);
   t.same(catalog.idsOf('commontrack', 1), [1, 2]);
+  t.same(catalog.getTrack(1)?.commontrack_isrcs, ['USAAA2600001', 'USAAA2600002'], 'versions share their ISRCs');
+  t.same(catalog.getTrack(3)?.commontrack_isrcs, ['USAAA2600003']);
   t.same(catalog.idsOf('isrc', 'USAAA2600003'), [3]);
   t.same(catalog.idsOf('album_tracks', 70), [1, 2, 3]);
   t.same(catalog.idsOf('artist_albums', 7), [70], 'album derived from the tracks');
@@ -34,13 +36,14 @@ t.test('imports, indexes, re-imports as a no-op, and deletes', async (t) => {
   t.equal(again.unchanged, 4, 're-importing the same file changes nothing');
   t.equal(catalog.lastChange(), seq, 'and logs nothing');
 
-  const changes = writeJsonl(dir, 'b.jsonl', [track(2, { track_isrc: 'GBBBB2600002', lyrics: undefined }), { type: 'delete', track_id: 3 }, { type: 'delete', track_id: 99 }]);
+  const changes = writeJsonl(dir, 'b.jsonl', [track(2, { commontrack_id: 1, track_isrc: 'GBBBB2600002', lyrics: undefined }), { type: 'delete', track_id: 3 }, { type: 'delete', track_id: 99 }]);
   const second = await importFiles(catalog, [changes]);
   t.equal(second.updated, 1);
   t.equal(second.deleted, 1);
   t.equal(second.absent, 1);
   t.same(catalog.idsOf('isrc', 'USAAA2600002'), [], 'old ISRC unindexed');
   t.same(catalog.idsOf('isrc', 'GBBBB2600002'), [2]);
+  t.same(catalog.getTrack(1)?.commontrack_isrcs, ['USAAA2600001', 'GBBBB2600002'], "a version's new ISRC reaches its siblings");
   t.equal(catalog.getContent('lyrics', 2), undefined, 'a track line is the whole track: lyrics it lacks are removed');
   t.equal(catalog.getTrack(2)?.has_lyrics, 0);
   t.equal(catalog.getTrack(3), undefined);
@@ -75,4 +78,17 @@ t.test('every corpus file imports cleanly', async (t) => {
   t.equal(catalog.trackCount(), 13106 + 8107 + 7855 + 7645 + 606);
   const again = await importFiles(catalog, files, { batch: 5000 });
   t.equal(again.imported + again.updated, 0, 'a second import changes nothing');
+});
+
+t.test('a version that leaves its commontrack takes its ISRC out of the group', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  t.teardown(() => catalog.close());
+  await importFiles(catalog, [writeJsonl(dir, 'a.jsonl', [track(1), track(2, { commontrack_id: 1 })])]);
+  t.same(catalog.getTrack(2)?.commontrack_isrcs, ['USAAA2600001', 'USAAA2600002']);
+  await importFiles(catalog, [writeJsonl(dir, 'b.jsonl', [track(2)])]);
+  t.same(catalog.getTrack(1)?.commontrack_isrcs, ['USAAA2600001']);
+  t.same(catalog.getTrack(2)?.commontrack_isrcs, ['USAAA2600002']);
+  await importFiles(catalog, [writeJsonl(dir, 'c.jsonl', [{ type: 'delete', track_id: 1 }, track(3, { commontrack_id: 2 })])]);
+  t.same(catalog.getTrack(2)?.commontrack_isrcs, ['USAAA2600002', 'USAAA2600003']);
 });

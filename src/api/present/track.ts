@@ -8,18 +8,13 @@ export interface TrackView {
   translationStatus?: boolean;
 }
 
-/** ISRC groups of a recording: the ISRCs of every track sharing its commontrack_id. */
-function commontrackIsrcs(ctx: ApiContext, t: TrackRecord): string[][] {
-  const isrcs = ctx.catalog.isrcsOfCommontrack(t.commontrack_id);
-  return isrcs.length ? [isrcs] : [];
-}
 
 export function presentTrack(ctx: ApiContext, t: TrackRecord, view: TrackView = { translationStatus: true }): Record<string, unknown> {
   const out: Record<string, unknown> = {
     track_id: t.track_id,
     track_mbid: t.track_mbid,
     track_isrc: t.track_isrc,
-    commontrack_isrcs: commontrackIsrcs(ctx, t),
+    commontrack_isrcs: t.commontrack_isrcs.length ? [t.commontrack_isrcs] : [],
     track_spotify_id: t.track_spotify_id,
     track_itunes_id: t.track_itunes_id,
     track_name: t.track_name,
