@@ -148,7 +148,7 @@ function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query
     if (!(e instanceof RefrainError && e.status === 404)) throw e;
     reply = { ...errorReply(e), header: ctx.header };
   }
-  const cached = { ...reply, bodyJson: JSON.stringify(reply.body), at: ctx.now };
+  const cached = { ...reply, bodyBytes: Buffer.from(JSON.stringify(reply.body)), at: ctx.now };
   deps.cache.set(cacheKey, cached);
   return cached;
 }

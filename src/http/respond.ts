@@ -42,8 +42,11 @@ export interface Reply {
   body: unknown;
   headers: Record<string, string>;
   hint?: string;
-  /** `body` already serialised (cached answers): JSON output splices it in instead of re-serialising. */
-  bodyJson?: string;
+  /**
+   * `body` already serialised as UTF-8 (cached answers): JSON output splices the bytes in instead of
+   * re-serialising, and uWS gets bytes it need not transcode (lyrics are rarely pure ASCII).
+   */
+  bodyBytes?: Buffer;
 }
 
 export function errorReply(e: unknown): Reply {
@@ -68,13 +71,15 @@ const headerSafe = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?');
  */
 export function writeReply(res: HttpResponse, options: ResponseOptions, reply: Reply, out: OutputFormat, started: number, origin: string): void {
   const executeTime = (performance.now() - started) / 1000;
-  let text: string;
+  let text: string | Buffer;
   if (out.format === 'xml') {
     const header: Record<string, unknown> = { status_code: reply.status, execute_time: executeTime, ...reply.header };
     if (reply.hint !== undefined) header.hint = reply.hint;
     text = toXml({ message: { header, body: reply.body } });
+  } else if (reply.bodyBytes && out.format === 'json') {
+    text = Buffer.concat([Buffer.from(`{"message":{"header":${headerJson(reply, executeTime)},"body":`), reply.bodyBytes, ENVELOPE_END]);
   } else {
-    const json = `{"message":{"header":${headerJson(reply, executeTime)},"body":${reply.bodyJson ?? JSON.stringify(reply.body)}}}`;
+    const json = `{"message":{"header":${headerJson(reply, executeTime)},"body":${reply.bodyBytes?.toString() ?? JSON.stringify(reply.body)}}}`;
     text = out.format === 'jsonp' ? `${out.callback}(${json});` : json;
   }
 
@@ -88,6 +93,8 @@ export function writeReply(res: HttpResponse, options: ResponseOptions, reply: R
   for (const name in reply.headers) res.writeHeader(name, headerSafe(reply.headers[name]));
   res.end(text);
 }
+
+const ENVELOPE_END = Buffer.from('}}');
 
 /** The envelope header as JSON: status_code, execute_time, the method's fields, then hint. */
 function headerJson(reply: Reply, executeTime: number): string {

@@ -14,7 +14,7 @@ export interface CachedReply {
   header: Record<string, unknown>;
   headers: Record<string, string>;
   body: unknown;
-  bodyJson: string;
+  bodyBytes: Buffer;
   at: number;
 }
 
