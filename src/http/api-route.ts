@@ -187,7 +187,9 @@ function runWithBody(
     .catch((e: unknown) => failure(deps, e))
     .then((reply) => {
       if (!aborted.value) res.cork(() => finish(reply));
-    });
+    })
+    // Writing can only fail if the connection went away in between: log it, never crash on it.
+    .catch((err: unknown) => deps.logger.warn({ err }, 'writing a response failed'));
 }
 
 function failure(deps: ApiRouteDeps, e: unknown): Reply {

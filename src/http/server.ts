@@ -104,13 +104,19 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   app.get('/metrics', (res) => {
     let aborted = false;
     res.onAborted(() => (aborted = true));
-    void metrics.text().then((text) => {
-      if (aborted) return;
-      res.cork(() => {
-        res.writeHeader('content-type', metrics.contentType);
-        res.end(text);
-      });
-    });
+    metrics.text().then(
+      (text) => {
+        if (aborted) return;
+        res.cork(() => {
+          res.writeHeader('content-type', metrics.contentType);
+          res.end(text);
+        });
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'collecting metrics failed');
+        if (!aborted) res.cork(() => json(res, 500, { error: 'collecting metrics failed' }));
+      },
+    );
   });
   app.get('/t1.0/:kind/:token', trackingRoute(links, hits));
   app.get('/lyrics/:id/*', sharePageRoute(catalog));
