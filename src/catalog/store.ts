@@ -17,7 +17,15 @@
  */
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import path from 'node:path';
+import { RefrainError } from '../errors.js';
 import type { AlbumRecord, AnalysisRecord, ArtistRecord, Change, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord } from './records.js';
+
+/**
+ * Version of the stored record layout. A data directory written with another layout is refused at
+ * open (with a hint to re-import) rather than served with missing fields.
+ */
+export const CATALOG_FORMAT = 1;
+const FORMAT_KEY = 'catalog:format';
 
 /** Reserved key of each record database's msgpackr shared structures (ids stop one below it). */
 const STRUCTURES_KEY = 0xffff_ffff;
@@ -70,7 +78,7 @@ export class Catalog {
     this.meta = root.openDB<unknown, string>({ name: 'meta' });
   }
 
-  /** Open (creating if needed) the catalog of a data directory. */
+  /** Open (creating if needed) the catalog of a data directory; refuses another record layout. */
   static open(dataDir: string): Catalog {
     const root = open({
       path: path.join(dataDir, 'catalog'),
@@ -82,7 +90,19 @@ export class Catalog {
       // measurable cost on an uncached track.lyrics.get (bench/http; docs/architecture.md).
       compression: true,
     });
-    return new Catalog(root);
+    const catalog = new Catalog(root);
+    const format = catalog.meta.get(FORMAT_KEY);
+    if (format === undefined && catalog.trackCount() === 0 && catalog.artists.getKeysCount({ start: 1, end: STRUCTURES_KEY }) === 0) {
+      catalog.meta.putSync(FORMAT_KEY, CATALOG_FORMAT);
+    } else if (format !== CATALOG_FORMAT) {
+      void root.close();
+      throw new RefrainError(
+        400,
+        `the catalog in ${dataDir} was written by another version of Refrain (format ${String(format ?? 0)}, this one reads ${CATALOG_FORMAT}): ` +
+          'move it aside and import the catalog again',
+      );
+    }
+    return catalog;
   }
 
   close(): Promise<void> {

@@ -79,7 +79,7 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
   // Header fields a method set before failing still go out (track.subtitle.get's `instrumental` on 404).
   let extraHeader: Record<string, unknown> = {};
   const finish = (reply: Reply) => {
-    writeReply(res, deps.response, reply, out, started, incoming.origin);
+    writeReply(res, deps.response, reply, out, { started, origin: incoming.origin, head: incoming.verb === 'head' });
     const seconds = (performance.now() - started) / 1000;
     const label = deps.methods.has(incoming.name) ? incoming.name : 'unknown';
     deps.metrics.observe(label, reply.status, seconds);

@@ -69,7 +69,17 @@ const headerSafe = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?');
  * Write a reply; call inside res.cork() when not in the handler's synchronous part. CORS headers
  * go only to cross-origin requests (`origin` set): same-origin and server-side clients never read them.
  */
-export function writeReply(res: HttpResponse, options: ResponseOptions, reply: Reply, out: OutputFormat, started: number, origin: string): void {
+export interface RequestFacts {
+  /** performance.now() when the request arrived (for execute_time). */
+  started: number;
+  /** The Origin header ('' when absent). */
+  origin: string;
+  /** A HEAD request: headers and Content-Length only, never a body. */
+  head: boolean;
+}
+
+export function writeReply(res: HttpResponse, options: ResponseOptions, reply: Reply, out: OutputFormat, request: RequestFacts): void {
+  const { started, origin } = request;
   const executeTime = (performance.now() - started) / 1000;
   let text: string | Buffer;
   if (out.format === 'xml') {
@@ -91,7 +101,12 @@ export function writeReply(res: HttpResponse, options: ResponseOptions, reply: R
   if (reply.hint !== undefined) res.writeHeader('x-refrain-header-hint', headerSafe(reply.hint));
   if (origin) writeCors(res, options.corsOrigin);
   for (const name in reply.headers) res.writeHeader(name, headerSafe(reply.headers[name]));
-  res.end(text);
+  if (request.head) {
+    // endWithoutBody(length) aborts the process in this uWS build (it does not count as a reply):
+    // write the length ourselves and end without one.
+    res.writeHeader('content-length', String(typeof text === 'string' ? Buffer.byteLength(text) : text.length));
+    res.endWithoutBody();
+  } else res.end(text);
 }
 
 const ENVELOPE_END = Buffer.from('}}');

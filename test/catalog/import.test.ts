@@ -92,3 +92,18 @@ t.test('a version that leaves its commontrack takes its ISRC out of the group', 
   await importFiles(catalog, [writeJsonl(dir, 'c.jsonl', [{ type: 'delete', track_id: 1 }, track(3, { commontrack_id: 2 })])]);
   t.same(catalog.getTrack(2)?.commontrack_isrcs, ['USAAA2600002', 'USAAA2600003']);
 });
+
+t.test('a catalog written with another record layout is refused at open', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  await importFiles(catalog, [writeJsonl(dir, 'a.jsonl', [track(1)])]);
+  catalog.meta.putSync('catalog:format', 0);
+  await catalog.close();
+  let error: unknown;
+  try {
+    Catalog.open(dir);
+  } catch (e) {
+    error = e;
+  }
+  t.match(error, { status: 400, hint: /written by another version of Refrain \(format 0, this one reads 1\)/ });
+});

@@ -52,6 +52,18 @@ t.test('the envelope, status codes, formats and headers', async (t) => {
     t.equal(post.headers.get('allow'), 'GET');
   });
 
+  t.test('HEAD answers the headers and length of the GET, with no body', async (t) => {
+    const get = await s.get('/ws/1.1/track.get', { track_id: 1, apikey: key });
+    const head = await s.get('/ws/1.1/track.get', { track_id: 1, apikey: key }, { method: 'HEAD' });
+    t.equal(head.status, 200);
+    t.equal(head.text, '');
+    t.equal(head.headers.get('x-refrain-header-status'), '200');
+    const length = Number(head.headers.get('content-length'));
+    t.ok(Math.abs(length - Buffer.byteLength(get.text)) <= 4, 'Content-Length of the GET (execute_time digits aside)');
+    const after = await s.get('/ws/1.1/track.get', { track_id: 1, apikey: key });
+    t.equal(after.json.message.body.track.track_id, 1, 'the connection stays in sync after a HEAD');
+  });
+
   t.test('--legacy-http-200 keeps the status in the envelope only', async (t) => {
     const legacy = await startTestServer(t, { flags: ['--legacy-http-200'] });
     const r = await legacy.get('/ws/1.1/track.get', { track_id: 999, apikey: legacy.keys.basic });
