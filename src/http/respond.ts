@@ -65,10 +65,6 @@ const EXPOSED = 'x-refrain-header-status, x-refrain-header-hint, x-refrain-heade
 /** Header values must be visible ASCII. */
 const headerSafe = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?');
 
-/**
- * Write a reply; call inside res.cork() when not in the handler's synchronous part. CORS headers
- * go only to cross-origin requests (`origin` set): same-origin and server-side clients never read them.
- */
 export interface RequestFacts {
   /** performance.now() when the request arrived (for execute_time). */
   started: number;
@@ -78,6 +74,10 @@ export interface RequestFacts {
   head: boolean;
 }
 
+/**
+ * Write a reply; call inside res.cork() when not in the handler's synchronous part. CORS headers
+ * go only to cross-origin requests (`origin` set): same-origin and server-side clients never read them.
+ */
 export function writeReply(res: HttpResponse, options: ResponseOptions, reply: Reply, out: OutputFormat, request: RequestFacts): void {
   const { started, origin } = request;
   const executeTime = (performance.now() - started) / 1000;
