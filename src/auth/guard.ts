@@ -5,32 +5,29 @@
  */
 import { RefrainError } from '../errors.js';
 import type { KeyRecord, KeyStore } from './keys.js';
+import { watchVersion, type VersionWatch } from '../util/version-watch.js';
 
 /** Unknown keys are cached too (so a flood of bad keys stays cheap), up to this many entries. */
 const MAX_CACHED = 50_000;
 
 export class Guard {
   private cache = new Map<string, KeyRecord | null>();
-  private version: number;
-  private readonly timer: NodeJS.Timeout;
+  private readonly watch: VersionWatch;
 
   constructor(
     private readonly keys: KeyStore,
-    private readonly refresh: () => void,
+    refresh: () => void,
   ) {
-    this.version = keys.version();
-    this.timer = setInterval(() => this.checkVersion(), 1000);
-    this.timer.unref();
+    const read = () => {
+      refresh();
+      return keys.version();
+    };
+    this.watch = watchVersion(read, () => (this.cache = new Map()), 1000);
   }
 
   /** Drop cached keys if any key changed since the last look. */
   checkVersion(): void {
-    this.refresh();
-    const v = this.keys.version();
-    if (v !== this.version) {
-      this.version = v;
-      this.cache = new Map();
-    }
+    this.watch.check();
   }
 
   /** The caller's key, or 401 with a hint saying what is wrong. */
@@ -52,6 +49,6 @@ export class Guard {
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.watch.close();
   }
 }

@@ -9,6 +9,8 @@
  * the caller: plan and country for `shared` methods, the key itself for `key` methods (their
  * tracking URLs name the key).
  */
+import { watchVersion, type VersionWatch } from '../util/version-watch.js';
+
 export interface CachedReply {
   status: number;
   header: Record<string, unknown>;
@@ -20,20 +22,15 @@ export interface CachedReply {
 
 export class ResponseCache {
   private entries = new Map<string, CachedReply>();
-  private version: number;
-  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly watch: VersionWatch | undefined;
 
   constructor(
     private readonly maxEntries: number,
     private readonly ttlMs: number,
-    private readonly catalogVersion: () => number,
+    catalogVersion: () => number,
     pollMs = 250,
   ) {
-    this.version = catalogVersion();
-    if (maxEntries > 0) {
-      this.timer = setInterval(() => this.checkVersion(), pollMs);
-      this.timer.unref();
-    }
+    if (maxEntries > 0) this.watch = watchVersion(catalogVersion, () => (this.entries = new Map()), pollMs);
   }
 
   get enabled(): boolean {
@@ -42,11 +39,7 @@ export class ResponseCache {
 
   /** Drop everything if the catalog changed since the last look. */
   checkVersion(): void {
-    const v = this.catalogVersion();
-    if (v !== this.version) {
-      this.version = v;
-      this.entries = new Map();
-    }
+    this.watch?.check();
   }
 
   get(key: string, now: number): CachedReply | undefined {
@@ -71,6 +64,6 @@ export class ResponseCache {
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.watch?.close();
   }
 }
