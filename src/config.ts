@@ -63,6 +63,24 @@ export const OPTIONS = {
     description: 'seconds a cached answer may be served (catalog changes drop the cache at once)',
     env: 'REFRAIN_RESPONSE_CACHE_TTL',
   }),
+  indexThreads: opt(int(0, 256).default(0), {
+    description: 'index workers answering fingerprint, search and matcher queries (0: one per core)',
+    env: 'REFRAIN_INDEX_THREADS',
+  }),
+  indexQueue: opt(int(1, 1_000_000).default(256), {
+    description: 'index queries waiting for a worker at most; more are answered 503 at once',
+    env: 'REFRAIN_INDEX_QUEUE',
+  }),
+  indexDeadlineMs: opt(int(10, 600_000).default(2000), {
+    description: 'milliseconds an index query may take, queueing included (503 after it)',
+    env: 'REFRAIN_INDEX_DEADLINE_MS',
+  }),
+  maxFingerprintChars: opt(int(100, 10_000_000).default(20_000), {
+    description: 'longest text track.lyrics.fingerprint.post screens, in characters (400 above it)',
+    env: 'REFRAIN_MAX_FINGERPRINT_CHARS',
+  }),
+  noIndex: opt(bool.default(false), { description: 'do not build the search index after importing (build it later with refrain index)' }),
+  force: opt(bool.default(false), { description: 'rebuild even when the index already covers the catalog' }),
   corsOrigin: opt(z.string().default('*'), {
     description: 'Access-Control-Allow-Origin sent to browsers on /ws/1.1/',
     env: 'REFRAIN_CORS_ORIGIN',
@@ -112,12 +130,18 @@ export const COMMANDS = {
     schema: pick(
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
+      'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars',
     ),
   },
   import: {
     summary: 'import catalog files (JSONL or JSONL.gz, the format of docs/import-format.md)',
     positionals: '<files…>',
-    schema: pick('data', 'strict', 'batch', 'progress', 'json'),
+    schema: pick('data', 'strict', 'batch', 'progress', 'json', 'noIndex'),
+  },
+  index: {
+    summary: 'build the search and fingerprint index from the catalog (import does it too)',
+    positionals: '',
+    schema: pick('data', 'force', 'progress', 'json'),
   },
   generate: {
     summary: 'write a deterministic synthetic catalog in the import format',

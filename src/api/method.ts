@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Catalog } from '../catalog/store.js';
 import type { KeyRecord, Plan } from '../auth/keys.js';
 import type { Links } from './links.js';
+import type { IndexService } from '../index/pool.js';
 
 export interface ApiContext {
   readonly catalog: Catalog;
@@ -13,6 +14,8 @@ export interface ApiContext {
   /** Country whose restrictions apply: the key's, else the `country` parameter, else ''. */
   readonly country: string;
   readonly links: Links;
+  /** The search and fingerprint index (pool-backed). */
+  readonly index: IndexService;
   readonly now: number;
   readonly options: MethodOptions;
   /** Extra envelope header fields (`available`, `instrumental`, …). */
@@ -25,6 +28,8 @@ export interface ApiContext {
 export interface MethodOptions {
   /** YYYY-MM-DD from which track.lyricslens.get answers 410. */
   lyricslensSunset: string;
+  /** Longest text track.lyrics.fingerprint.post accepts, in characters. */
+  maxFingerprintChars: number;
 }
 
 export interface ApiMethod<P extends z.ZodType = z.ZodType> {
@@ -44,7 +49,8 @@ export interface ApiMethod<P extends z.ZodType = z.ZodType> {
    * on the parameters, the plan and the country; `key` when it names the key (tracking URLs).
    */
   cache?: 'shared' | 'key';
-  handle(ctx: ApiContext, params: z.output<P>): object;
+  /** The body, or a promise of it for methods that ask the index pool. */
+  handle(ctx: ApiContext, params: z.output<P>): object | Promise<object>;
 }
 
 export const defineMethod = <P extends z.ZodType>(method: ApiMethod<P>): ApiMethod<P> => method;

@@ -13,10 +13,17 @@ import trackLyricslensGet from './methods/track.lyricslens.get.js';
 import trackRichsyncGet from './methods/track.richsync.get.js';
 import trackSnippetGet from './methods/track.snippet.get.js';
 import trackSubtitleGet from './methods/track.subtitle.get.js';
+import trackSearch from './methods/track.search.js';
+import artistSearch from './methods/artist.search.js';
+import matcherTrackGet from './methods/matcher.track.get.js';
+import matcherLyricsGet from './methods/matcher.lyrics.get.js';
+import matcherSubtitleGet from './methods/matcher.subtitle.get.js';
+import trackLyricsFingerprintPost from './methods/track.lyrics.fingerprint.post.js';
 
 const ALL: ApiMethod[] = [
   trackGet, trackLyricsGet, trackSnippetGet, trackSubtitleGet, trackRichsyncGet, trackLyricsAnalysisGet, trackLyricslensGet,
   artistGet, artistAlbumsGet, albumGet, albumTracksGet, chartTracksGet, chartArtistsGet,
+  trackSearch, artistSearch, matcherTrackGet, matcherLyricsGet, matcherSubtitleGet, trackLyricsFingerprintPost,
 ] as unknown as ApiMethod[];
 
 export const METHODS: ReadonlyMap<string, ApiMethod> = new Map(ALL.map((m) => [m.name, m]));

@@ -13,24 +13,46 @@ import { generateCatalog, type GenerateStats } from '../generate/index.js';
 import { KeyStore, type KeyRecord } from '../auth/keys.js';
 import { UsageError } from '../config.js';
 import { progressBar } from './progress.js';
+import { buildIndex, type BuildReport } from '../index/build.js';
 import { emit } from './output.js';
 
 export async function runImport(config: CommandConfig<'import'>, files: string[]): Promise<number> {
   if (files.length === 0) throw new UsageError('name at least one file to import');
+  const progress = config.progress ?? (!config.json && Boolean(process.stderr.isTTY));
   const catalog = Catalog.open(config.data);
+  let report: ImportReport;
   try {
-    const bar = progressBar('importing', config.progress ?? (!config.json && Boolean(process.stderr.isTTY)));
-    const report = await importFiles(catalog, files, {
+    const bar = progressBar('importing', progress);
+    report = await importFiles(catalog, files, {
       strict: config.strict,
       batch: config.batch,
       onProgress: (read, total, tracks) => bar.update(tracks, total ? read / total : 0),
     });
     bar.finish();
-    emit(config.json, report, () => importSummary(report));
-    return 0;
   } finally {
     await catalog.close();
   }
+  const index = config.noIndex ? undefined : await indexWithProgress(config.data, false, progress);
+  emit(config.json, { ...report, index }, () => importSummary(report) + (index ? `\n${indexSummary(index)}` : ''));
+  return 0;
+}
+
+/** `refrain index`: build a new index generation unless the current one covers the catalog. */
+export async function runIndex(config: CommandConfig<'index'>): Promise<number> {
+  const report = await indexWithProgress(config.data, config.force, config.progress ?? (!config.json && Boolean(process.stderr.isTTY)));
+  emit(config.json, report, () => indexSummary(report));
+  return 0;
+}
+
+function indexWithProgress(dataDir: string, force: boolean, progress: boolean): Promise<BuildReport> {
+  const bar = progressBar('indexing', progress);
+  return buildIndex(dataDir, { force, onProgress: (n, total) => bar.update(n, total ? n / total : 0) }).finally(() => bar.finish());
+}
+
+function indexSummary(r: BuildReport): string {
+  if (!r.built) return `index generation ${r.generation} already covers the catalog (use --force to rebuild)`;
+  return `index generation ${r.generation}: ${r.tracks.toLocaleString('en')} tracks, ${r.lyrics.toLocaleString('en')} lyrics, ` +
+    `${(r.bytes / 2 ** 20).toFixed(1)} MiB in ${r.seconds.toFixed(1)} s`;
 }
 
 export function importSummary(r: ImportReport): string {

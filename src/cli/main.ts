@@ -1,10 +1,10 @@
 /**
- * The `refrain` command: `serve`, `import <files…>`, `generate`, `keys create|list|revoke`.
+ * The `refrain` command: `serve`, `import <files…>`, `index`, `generate`, `keys create|list|revoke`.
  * Every option comes from the one schema in src/config.ts; `--help` is generated from it.
  */
 import { COMMANDS, helpText, parseCommand, UsageError, type CommandName } from '../config.js';
 import { RefrainError } from '../errors.js';
-import { runGenerate, runImport, runKeys } from './commands.js';
+import { runGenerate, runImport, runIndex, runKeys } from './commands.js';
 import { runServe } from './serve.js';
 import { StartupError } from '../http/server.js';
 
@@ -44,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'generate':
         return await runGenerate(parseCommand('generate', command.rest).config);
+      case 'index':
+        return await runIndex(parseCommand('index', command.rest).config);
       default: {
         const { config, positionals } = parseCommand(command.name, command.rest);
         return await runKeys(command.name.split(' ')[1], config, positionals);

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import type { ApiContext, ApiMethod, MethodOptions } from '../api/method.js';
 import type { Catalog } from '../catalog/store.js';
+import type { IndexService } from '../index/pool.js';
 import type { Guard } from '../auth/guard.js';
 import type { Usage } from '../auth/usage.js';
 import type { Links } from '../api/links.js';
@@ -22,6 +23,7 @@ import type { ResponseCache } from './response-cache.js';
 
 export interface ApiRouteDeps {
   catalog: Catalog;
+  index: IndexService;
   guard: Guard;
   usage: Usage;
   links: Links;
@@ -104,13 +106,16 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
       key,
       country: key.country || callerCountry(query.country),
       links: deps.links,
+      index: deps.index,
       now,
       options: deps.methodOptions,
       header: (extraHeader = {}),
       headers: {},
     };
     if (method.http === 'POST') return runWithBody(deps, res, method, ctx, query, incoming, finish);
-    finish(method.cache && deps.cache.enabled ? runCached(deps, method, ctx, query) : run(method, ctx, query));
+    const reply = method.cache && deps.cache.enabled ? runCached(deps, method, ctx, query) : run(method, ctx, query);
+    if (reply instanceof Promise) return finishLater(deps, res, reply, finish, extraHeader);
+    finish(reply);
   } catch (e) {
     const reply = failure(deps, e);
     Object.assign(reply.header, extraHeader);
@@ -135,29 +140,55 @@ function canonical(query: Record<string, string>): string {
   return out;
 }
 
+/**
+ * An asynchronous method's reply (pool-backed: search, matcher, fingerprint): `req` is gone by
+ * now, so the abort is watched and the answer is written corked (DESIGN.md §10).
+ */
+function finishLater(deps: ApiRouteDeps, res: HttpResponse, reply: Promise<Reply>, finish: (reply: Reply) => void, extraHeader: Record<string, unknown>): void {
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  reply
+    .catch((e: unknown) => {
+      const r = failure(deps, e);
+      Object.assign(r.header, extraHeader);
+      return r;
+    })
+    .then((r) => {
+      if (!aborted) res.cork(() => finish(r));
+    })
+    .catch((err: unknown) => deps.logger.warn({ err }, 'writing a response failed'));
+}
+
 /** A cacheable method's reply: from the response cache, or run and kept (its 200 or its 404). */
-function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query: Record<string, string>): Reply {
+function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query: Record<string, string>): Reply | Promise<Reply> {
   const scope = method.cache === 'key' ? ctx.key.key_id : `${ctx.key.plan}:${ctx.country}`;
   const cacheKey = `${method.name}|${scope}|${canonical(query)}`;
   const hit = deps.cache.get(cacheKey, ctx.now);
   if (hit) return hit;
-  let reply: Reply;
+  const keep = (reply: Reply): Reply => {
+    const cached = { ...reply, bodyBytes: Buffer.from(JSON.stringify(reply.body)), at: ctx.now };
+    deps.cache.set(cacheKey, cached);
+    return cached;
+  };
+  const notFound = (e: unknown): Reply => {
+    if (!(e instanceof RefrainError && e.status === 404)) throw e;
+    return keep({ ...errorReply(e), header: ctx.header });
+  };
+  let reply: Reply | Promise<Reply>;
   try {
     reply = run(method, ctx, query);
   } catch (e) {
-    if (!(e instanceof RefrainError && e.status === 404)) throw e;
-    reply = { ...errorReply(e), header: ctx.header };
+    return notFound(e);
   }
-  const cached = { ...reply, bodyBytes: Buffer.from(JSON.stringify(reply.body)), at: ctx.now };
-  deps.cache.set(cacheKey, cached);
-  return cached;
+  return reply instanceof Promise ? reply.then(keep, notFound) : keep(reply);
 }
 
-function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>): Reply {
+function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>): Reply | Promise<Reply> {
   const parsed = method.params.safeParse(input);
   if (!parsed.success) throw new RefrainError(400, paramHint(parsed.error));
   const body = method.handle(ctx, parsed.data);
-  return { status: 200, header: ctx.header, body, headers: ctx.headers };
+  const reply = (b: object): Reply => ({ status: 200, header: ctx.header, body: b, headers: ctx.headers });
+  return body instanceof Promise ? body.then(reply) : reply(body);
 }
 
 /** POST methods: read the (capped) body, then run the method with `data` from its JSON. */

@@ -66,6 +66,6 @@ export const pageParams = {
 /** The hint of a failed parameter validation: which parameter, and what it must be. */
 export function paramHint(error: z.ZodError): string {
   const issue = error.issues[0];
-  const name = issue.path.length ? String(issue.path[0]) : 'parameters';
+  const name = issue.path.length ? issue.path.map(String).join('.') : 'parameters';
   return `${name} ${issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message}`;
 }

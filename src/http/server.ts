@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import { uws, uwsIsNative, type HttpResponse, type us_listen_socket } from './uws.js';
 import type { ServeConfig } from '../config.js';
 import type { ApiMethod } from '../api/method.js';
+import { availableParallelism } from 'node:os';
 import { Catalog } from '../catalog/store.js';
+import { IndexService } from '../index/pool.js';
 import { KeyStore } from '../auth/keys.js';
 import { Guard } from '../auth/guard.js';
 import { Usage } from '../auth/usage.js';
@@ -36,6 +38,7 @@ export interface RunningServer {
   /** Base URL the server is reached at (config.publicUrl, or http://localhost:PORT). */
   url: string;
   catalog: Catalog;
+  index: IndexService;
   keys: KeyStore;
   usage: Usage;
   hits: Hits;
@@ -67,6 +70,15 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   }
   const clock = options.clock ?? Date.now;
   const catalog = Catalog.open(config.data);
+  // The index pool is loaded and warmed before the server listens (DESIGN.md §10).
+  const index = await IndexService.start({
+    dataDir: config.data,
+    catalog,
+    logger,
+    threads: config.indexThreads || availableParallelism(),
+    queue: config.indexQueue,
+    deadlineMs: config.indexDeadlineMs,
+  });
   const keys = new KeyStore(catalog.root);
   const usage = new Usage(catalog.root);
   const hits = new Hits(catalog.root);
@@ -89,9 +101,9 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   app.any(
     '/ws/1.1/*',
     apiRoute({
-      catalog, guard, usage, links, metrics, logger, methods,
+      catalog, index, guard, usage, links, metrics, logger, methods,
       response: { legacyHttp200: config.legacyHttp200, corsOrigin: config.corsOrigin },
-      methodOptions: { lyricslensSunset: config.lyricslensSunset },
+      methodOptions: { lyricslensSunset: config.lyricslensSunset, maxFingerprintChars: config.maxFingerprintChars },
       maxBodyBytes: config.maxBodyBytes,
       accessLog: config.accessLog,
       clock,
@@ -100,7 +112,9 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     }),
   );
   app.get('/healthz', (res) => json(res, 200, { status: 'ok' }));
-  app.get('/readyz', (res) => json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'starting', tracks: ready ? catalog.trackCount() : 0 }));
+  app.get('/readyz', (res) =>
+    json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'starting', tracks: ready ? catalog.trackCount() : 0, index: ready ? index.stats : undefined }),
+  );
   app.get('/metrics', (res) => {
     let aborted = false;
     res.onAborted(() => (aborted = true));
@@ -141,7 +155,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   logger.info({ port, url, tracks: catalog.trackCount(), uws: uwsIsNative ? 'native' : 'fallback' }, 'listening');
 
   return {
-    port, url, catalog, keys, usage, hits,
+    port, url, catalog, index, keys, usage, hits,
     refreshKeys: () => guard.checkVersion(),
     refreshCatalog: () => cache.checkVersion(),
     async close() {
@@ -151,6 +165,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       clearInterval(flusher);
       guard.close();
       cache.close();
+      await index.close();
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = false;
       await flush();

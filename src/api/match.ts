@@ -1,0 +1,69 @@
+/**
+ * The matchers' shared part (matcher.track.get, matcher.lyrics.get, matcher.subtitle.get): the
+ * ISRC when given, else the index pool's precise → fuzzy → alias stages (docs/index.md), with a
+ * result cache that the catalog's next change drops. The envelope header reports `mode`,
+ * `confidence` (0–1000) and `cached`.
+ */
+import { z } from 'zod';
+import type { ApiContext } from './method.js';
+import type { TrackRecord } from '../catalog/records.js';
+import { badRequest, notFound } from '../errors.js';
+import { isrcParam } from '../http/params.js';
+import type { MatchResult } from '../index/text-search.js';
+import { normalizeName } from '../index/normalize.js';
+
+export const matchParams = {
+  q_track: z.string().max(500).optional().describe('song title (required unless track_isrc is given)'),
+  q_artist: z.string().max(500).optional().describe('song artist (required unless track_isrc is given)'),
+  track_isrc: isrcParam.optional().describe('ISRC: when given it is enough on its own'),
+};
+
+export interface MatchInput {
+  q_track?: string;
+  q_artist?: string;
+  track_isrc?: string;
+}
+
+const CACHE_SIZE = 50_000;
+const cache = new Map<string, MatchResult>();
+let cacheVersion = '';
+
+/** The matched track; sets header.mode, confidence and cached. 404 when nothing is good enough. */
+export async function matchTrack(ctx: ApiContext, p: MatchInput): Promise<TrackRecord> {
+  if (p.track_isrc !== undefined) {
+    const ids = ctx.catalog.idsOf('isrc', p.track_isrc, 50);
+    const tracks = ids.map((id) => ctx.catalog.getTrack(id)).filter((t): t is TrackRecord => t !== undefined);
+    if (tracks.length > 0) {
+      tracks.sort((a, b) => b.track_rating - a.track_rating || a.track_id - b.track_id);
+      setHeader(ctx, { mode: 'isrc', confidence: 1000 }, 0);
+      return tracks[0];
+    }
+    if (p.q_track === undefined || p.q_artist === undefined) throw notFound(`no track with track_isrc ${p.track_isrc}`);
+  }
+  if (p.q_track === undefined || p.q_artist === undefined) throw badRequest('q_track and q_artist are required unless track_isrc is given');
+  if (!normalizeName(p.q_track) || !normalizeName(p.q_artist)) throw badRequest('q_track and q_artist must hold letters or digits');
+
+  const version = `${ctx.index.generation}:${ctx.catalog.lastChange()}`;
+  if (version !== cacheVersion) {
+    cache.clear();
+    cacheVersion = version;
+  }
+  const key = `${normalizeName(p.q_track)}\u0000${normalizeName(p.q_artist)}`;
+  let result = cache.get(key);
+  const cached = result ? 1 : 0;
+  if (!result) {
+    result = await ctx.index.match({ title: p.q_track, artist: p.q_artist });
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(key, result);
+  }
+  const track = result.track !== undefined ? ctx.catalog.getTrack(result.track) : undefined;
+  if (!track) throw notFound(`no track matches q_track "${p.q_track}" by q_artist "${p.q_artist}" closely enough`);
+  setHeader(ctx, result, cached);
+  return track;
+}
+
+function setHeader(ctx: ApiContext, r: { mode?: string; confidence?: number }, cached: number): void {
+  ctx.header.confidence = r.confidence;
+  ctx.header.mode = r.mode;
+  ctx.header.cached = cached;
+}

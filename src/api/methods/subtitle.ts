@@ -1,0 +1,38 @@
+/** The subtitle parameters and rendering shared by track.subtitle.get and matcher.subtitle.get. */
+import { z } from 'zod';
+import type { ApiContext } from '../method.js';
+import type { TrackRecord } from '../../catalog/records.js';
+import { contentOf } from '../lookup.js';
+import { presentSubtitle } from '../present/content.js';
+import { forbidden } from '../../errors.js';
+import { intParam } from '../../http/params.js';
+import { parseLrc, toDfxp, toMxm } from '../subtitle-format.js';
+import { checkLength } from './length-filter.js';
+
+export const subtitleParams = {
+  subtitle_format: z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(['lrc', 'dfxp', 'mxm'], 'must be lrc, dfxp or mxm'))
+    .default('lrc'),
+  f_subtitle_length: intParam(0, 100_000).optional().describe('desired length in seconds'),
+  f_subtitle_length_max_deviation: intParam(0, 100_000).optional().describe('allowed deviation in seconds (default 0)'),
+};
+
+type SubtitleOptions = z.output<z.ZodObject<typeof subtitleParams>>;
+
+/** Subtitles need the basic or enterprise plan. */
+export function checkSubtitlePlan(ctx: ApiContext): void {
+  if (ctx.key.plan === 'free') throw forbidden('Forbidden: subtitles need the basic or enterprise plan');
+}
+
+/** The `subtitle` body of a track in the requested format, after the length filter. */
+export function renderSubtitle(ctx: ApiContext, track: TrackRecord, p: SubtitleOptions): Record<string, unknown> {
+  ctx.header.instrumental = track.instrumental;
+  const subtitle = contentOf(ctx.catalog, track, 'subtitles');
+  checkLength('subtitle', subtitle.subtitle_length, p.f_subtitle_length, p.f_subtitle_length_max_deviation);
+  let body = subtitle.subtitle_body;
+  if (p.subtitle_format === 'mxm') body = toMxm(parseLrc(body));
+  else if (p.subtitle_format === 'dfxp') body = toDfxp(parseLrc(body), subtitle.subtitle_language, subtitle.subtitle_length);
+  return presentSubtitle(ctx, track, subtitle, body);
+}

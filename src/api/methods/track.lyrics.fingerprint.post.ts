@@ -1,0 +1,75 @@
+/**
+ * Screens any text for lyrics (DESIGN.md §4, docs/fingerprint.md): ranked tracks whose lyrics the
+ * text contains, with `similarity` 0–100, the share of the text a lyric accounts for.
+ */
+import { z } from 'zod';
+import { defineMethod } from '../method.js';
+import { presentTrack } from '../present/track.js';
+import { Track } from '../resources.js';
+import { intParam } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import type { TrackRecord } from '../../catalog/records.js';
+import type { Catalog } from '../../catalog/store.js';
+
+/** Fewest words a text must hold to be screened. */
+export const MIN_WORDS = 10;
+const MAX_SIZE = 20;
+
+export default defineMethod({
+  name: 'track.lyrics.fingerprint.post',
+  http: 'POST',
+  summary: 'Screen a text for lyrics: tracks whose lyrics it contains, ranked, with similarity 0–100 (enterprise plan)',
+  plans: ['enterprise'],
+  params: z.object({
+    size: intParam(1, MAX_SIZE).default(10).describe('lyric candidates considered, 1–20'),
+    limit: intParam(1, MAX_SIZE).optional().describe('tracks returned, 1–size (default size)'),
+    data: z.object({ text: z.string('must be a string') }, 'is required: send {"data":{"text":"…"}}'),
+  }),
+  body: z.object({
+    track_list: z.array(
+      z.object({
+        similarity: z.number().describe('0–100: share of the text the lyrics account for'),
+        matched_chars: z.number().describe('characters of the normalised text the lyrics account for'),
+        longest_match: z.number().describe('longest passage of the normalised text found in the lyrics, in characters'),
+        track: Track,
+      }),
+    ),
+  }),
+  statuses: [400, 403, 503],
+  async handle(ctx, p) {
+    const limit = p.limit ?? p.size;
+    if (limit > p.size) throw new RefrainError(400, `limit must be between 1 and size (${p.size})`);
+    const text = p.data.text;
+    const max = ctx.options.maxFingerprintChars;
+    if (text.trim() === '') throw new RefrainError(400, 'data.text is empty');
+    if (text.length > max) throw new RefrainError(400, `data.text is ${text.length} characters long; the limit is ${max}`);
+    const words = text.split(/[\s\p{P}\p{S}]+/u).filter(Boolean).length;
+    if (words < MIN_WORDS) throw new RefrainError(400, `data.text must hold at least ${MIN_WORDS} words (it has ${words})`);
+
+    const hits = await ctx.index.fingerprint(text, p.size);
+    const trackList: object[] = [];
+    for (const hit of hits) {
+      for (const track of versionsOf(ctx.catalog, hit.commontrack, hit.track)) {
+        if (trackList.length >= limit) break;
+        trackList.push({
+          similarity: Math.round(hit.similarity * 100) / 100,
+          matched_chars: hit.covered,
+          longest_match: hit.longest,
+          track: presentTrack(ctx, track, { translationStatus: false }),
+        });
+      }
+      if (trackList.length >= limit) break;
+    }
+    return { track_list: trackList };
+  },
+});
+
+/** The tracks of a recording, most popular first (the indexed one when the group is gone). */
+function versionsOf(catalog: Catalog, commontrack: number, indexed: number): TrackRecord[] {
+  const tracks = catalog.idsOf('commontrack', commontrack).map((id) => catalog.getTrack(id)).filter((t): t is TrackRecord => t !== undefined);
+  if (tracks.length === 0) {
+    const t = catalog.getTrack(indexed);
+    return t ? [t] : [];
+  }
+  return tracks.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
+}

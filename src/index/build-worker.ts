@@ -1,0 +1,7 @@
+/** Worker thread that builds an index generation for a running server (pool.ts). */
+import { parentPort, workerData } from 'node:worker_threads';
+import { buildIndex } from './build.js';
+
+const { dataDir } = workerData as { dataDir: string };
+const report = await buildIndex(dataDir);
+parentPort?.postMessage(report);

@@ -1,0 +1,134 @@
+/**
+ * Verification of a fingerprint candidate (docs/fingerprint.md): which characters of the query a
+ * lyric accounts for. Matching grams are chained into runs that continue in the lyric too (the same
+ * diagonal: query position + k ↔ lyric position + k). A run counts when it is long
+ * (`STRONG_RUN` grams, 10 characters) or when another run lies on a nearby diagonal close by in the
+ * query: a passage with typos is a chain of short runs on one diagonal, while common strings shared
+ * by unrelated texts ("of the ") are short runs scattered over the lyric.
+ */
+import { GRAM, gramHashes } from './grams.js';
+
+/** Grams in a run that counts on its own. */
+export const STRONG_RUN = 6;
+/** Grams in a run that counts when anchored by a neighbour. */
+export const MIN_RUN = 2;
+/** Neighbours: diagonals at most this far apart (insertions, deletions), runs this close in the query. */
+const DIAGONAL_SLACK = 8;
+const NEIGHBOUR_GAP = 24;
+
+export interface CoverageResult {
+  /** Query characters the lyric accounts for. */
+  covered: number;
+  /** Longest run of covered characters. */
+  longest: number;
+}
+
+/** A query prepared once and compared with many lyrics. */
+export class QueryGrams {
+  /** Length of the normalised query. */
+  readonly length: number;
+  private readonly slotOf: Uint32Array;
+  private readonly hashes: Uint32Array;
+  private readonly keys: Uint32Array;
+  private readonly used: Uint8Array;
+  private readonly stamps: Uint32Array;
+  /** Lyric position of the first occurrence of each query gram (valid where stamped). */
+  private readonly positions: Int32Array;
+  private readonly mask: number;
+  private readonly count: number;
+  private stamp = 0;
+  private lyricScratch = new Uint32Array(4096);
+
+  constructor(normalized: string) {
+    this.length = normalized.length;
+    const hashes = new Uint32Array(Math.max(normalized.length, 1));
+    this.count = gramHashes(normalized, hashes);
+    this.hashes = hashes;
+    let size = 16;
+    while (size < this.count * 2) size <<= 1;
+    this.mask = size - 1;
+    this.keys = new Uint32Array(size);
+    this.used = new Uint8Array(size);
+    this.stamps = new Uint32Array(size);
+    this.positions = new Int32Array(size);
+    this.slotOf = new Uint32Array(this.count);
+    for (let i = 0; i < this.count; i++) {
+      const h = hashes[i];
+      let slot = h & this.mask;
+      while (this.used[slot] && this.keys[slot] !== h) slot = (slot + 1) & this.mask;
+      this.used[slot] = 1;
+      this.keys[slot] = h;
+      this.slotOf[i] = slot;
+    }
+  }
+
+  /** How much of the query the normalised lyric accounts for. */
+  coverage(lyric: string): CoverageResult {
+    if (this.count === 0) return { covered: 0, longest: 0 };
+    if (this.lyricScratch.length < lyric.length) this.lyricScratch = new Uint32Array(lyric.length * 2);
+    const lyricHashes = this.lyricScratch;
+    const n = gramHashes(lyric, lyricHashes);
+    const stamp = ++this.stamp;
+    const { keys, used, stamps, mask } = this;
+    for (let i = 0; i < n; i++) {
+      const h = lyricHashes[i];
+      let slot = h & mask;
+      while (used[slot]) {
+        if (keys[slot] === h) {
+          if (stamps[slot] !== stamp) {
+            stamps[slot] = stamp;
+            this.positions[slot] = i;
+          }
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+    }
+    // Runs of grams matched at consecutive lyric positions: [start, end) in query grams, diagonal.
+    const runs: number[] = [];
+    let runStart = -1;
+    let prev = -2;
+    for (let i = 0; i <= this.count; i++) {
+      const slot = i < this.count ? this.slotOf[i] : -1;
+      let at = slot >= 0 && stamps[slot] === stamp ? this.positions[slot] : -2;
+      // Continue the run where the lyric continues it, whichever occurrence was seen first.
+      if (at >= 0 && runStart >= 0 && prev + 1 < n && lyricHashes[prev + 1] === this.hashes[i]) at = prev + 1;
+      if (runStart >= 0 && (at < 0 || at !== prev + 1)) {
+        if (i - runStart >= MIN_RUN) runs.push(runStart, i, prev - (i - 1));
+        runStart = -1;
+      }
+      if (at >= 0 && runStart < 0) runStart = i;
+      prev = at;
+    }
+    // Union of the counted runs' characters: gram i covers characters [i, i + GRAM).
+    let covered = 0;
+    let longest = 0;
+    let spanStart = -1;
+    let spanEnd = -1;
+    for (let r = 0; r < runs.length; r += 3) {
+      if (!this.counts(runs, r)) continue;
+      const start = runs[r];
+      const end = runs[r + 1] - 1 + GRAM;
+      if (start <= spanEnd) {
+        if (end > spanEnd) covered += end - spanEnd;
+      } else {
+        covered += end - start;
+        spanStart = start;
+      }
+      spanEnd = Math.max(spanEnd, end);
+      if (spanEnd - spanStart > longest) longest = spanEnd - spanStart;
+    }
+    return { covered, longest };
+  }
+
+  /** Whether run r (an offset into runs) is long, or has a neighbour on a nearby diagonal. */
+  private counts(runs: number[], r: number): boolean {
+    if (runs[r + 1] - runs[r] >= STRONG_RUN) return true;
+    for (const o of [r - 3, r + 3]) {
+      if (o < 0 || o >= runs.length) continue;
+      const gap = o < r ? runs[r] - runs[o + 1] : runs[o] - runs[r + 1];
+      if (gap <= NEIGHBOUR_GAP && Math.abs(runs[o + 2] - runs[r + 2]) <= DIAGONAL_SLACK) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The term dictionary: strings (a field tag and a word, a trigram, a title+artist key) to dense
+ * term ids. Stored as an open-addressing table of two independent 32-bit hashes per term (a false
+ * hit needs both to collide: about one in 2^64), so no string is kept in the index.
+ */
+import { column, writeSegment, type LoadedIndex, type SegmentEntry } from './layout.js';
+
+/** FNV-1a and a multiply-xorshift hash of the same UTF-16 string. */
+export function termHashes(s: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  b = Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
+  return [a >>> 0, (b ^ (b >>> 16)) >>> 0];
+}
+
+export class DictionaryBuilder {
+  readonly ids = new Map<string, number>();
+
+  /** The id of a term, assigned on first sight. */
+  id(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(term, id);
+    }
+    return id;
+  }
+
+  write(dir: string, name: string): SegmentEntry {
+    let size = 16;
+    while (size < this.ids.size * 2) size <<= 1;
+    const mask = size - 1;
+    const h1 = new Uint32Array(size);
+    const h2 = new Uint32Array(size);
+    const ids = new Uint32Array(size);
+    for (const [term, id] of this.ids) {
+      const [a, b] = termHashes(term);
+      let slot = a & mask;
+      while (ids[slot] !== 0) slot = (slot + 1) & mask;
+      h1[slot] = a;
+      h2[slot] = b;
+      ids[slot] = id + 1;
+    }
+    return writeSegment(dir, `${name}.bin`, { h1, h2, ids });
+  }
+}
+
+export class DictionaryView {
+  private readonly h1: Uint32Array;
+  private readonly h2: Uint32Array;
+  private readonly ids: Uint32Array;
+  private readonly mask: number;
+
+  constructor(index: LoadedIndex, name: string) {
+    this.h1 = column(index, name, 'h1', 'u32');
+    this.h2 = column(index, name, 'h2', 'u32');
+    this.ids = column(index, name, 'ids', 'u32');
+    this.mask = this.ids.length - 1;
+  }
+
+  /** The term's id, or -1 when the index has no such term. */
+  lookup(term: string): number {
+    const [a, b] = termHashes(term);
+    for (let slot = a & this.mask; this.ids[slot] !== 0; slot = (slot + 1) & this.mask) {
+      if (this.h1[slot] === a && this.h2[slot] === b) return this.ids[slot] - 1;
+    }
+    return -1;
+  }
+}

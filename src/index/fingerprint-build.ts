@@ -1,0 +1,47 @@
+/**
+ * Build side of the fingerprint index: one document per recording (commontrack) with lyrics, whose
+ * sampled gram buckets go into the posting lists (docs/index.md).
+ */
+import { BUCKET_BITS, GRAM, SAMPLE, sampledBuckets } from './grams.js';
+import { PostingsBuilder, U32List } from './postings.js';
+import { writeSegment, type SegmentEntry } from './layout.js';
+
+export class FingerprintBuilder {
+  private readonly postings = new PostingsBuilder();
+  private readonly tracks = new U32List();
+  private readonly commons = new U32List();
+  private readonly seen = new Set<number>();
+  private scratch = new Uint32Array(1 << 14);
+  normalizedChars = 0;
+
+  /** Offers a track's normalised lyrics; the first track of each recording with lyrics represents it. */
+  add(trackId: number, commontrackId: number, text: string): void {
+    if (this.seen.has(commontrackId)) return;
+    if (text.length < GRAM) return;
+    this.seen.add(commontrackId);
+    if (this.scratch.length < text.length) this.scratch = new Uint32Array(text.length * 2);
+    this.postings.add(sampledBuckets(text, this.scratch));
+    this.tracks.push(trackId);
+    this.commons.push(commontrackId);
+    this.normalizedChars += text.length;
+  }
+
+  get docs(): number {
+    return this.postings.docs;
+  }
+
+  write(dir: string): { segments: Record<string, SegmentEntry>; part: Record<string, number> } {
+    const { segments, keysPerShard, shards } = this.postings.write(dir, 'fp', 2 ** BUCKET_BITS);
+    const track = new Uint32Array(this.docs);
+    const common = new Uint32Array(this.docs);
+    let i = 0;
+    this.tracks.forEach((v) => (track[i++] = v));
+    i = 0;
+    this.commons.forEach((v) => (common[i++] = v));
+    segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track, common });
+    return {
+      segments,
+      part: { docs: this.docs, entries: this.postings.entries, keysPerShard, shards, gram: GRAM, sample: SAMPLE, bucketBits: BUCKET_BITS },
+    };
+  }
+}

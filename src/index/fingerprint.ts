@@ -1,0 +1,110 @@
+/**
+ * Fingerprint search (docs/fingerprint.md), run inside a pool worker:
+ *
+ * 1. Candidates: the query's sampled grams vote for the lyrics holding them, each vote weighted by
+ *    the gram's rarity (idf). Grams are taken rarest first until `POSTINGS_BUDGET` postings were
+ *    read, so the clichés thousands of songs share cost nothing once rarer evidence is in.
+ * 2. Verification: the best candidates are compared gram by gram with the query (coverage.ts);
+ *    `similarity` is the share of the query's characters the lyric accounts for, 0–100.
+ */
+import { bucketOf, isSampled, gramHashes, GRAM } from './grams.js';
+import { QueryGrams } from './coverage.js';
+import { column, type LoadedIndex } from './layout.js';
+import { normalizeText } from './normalize.js';
+import { PostingsView } from './postings.js';
+import { DeadlineError } from './deadline.js';
+import { TopK } from './topk.js';
+
+/** Postings read per query at most (the rarest grams first). */
+export const POSTINGS_BUDGET = 60_000;
+/** Candidates verified per query: at least this many, or 2 × size. */
+const MIN_VERIFIED = 16;
+/** A candidate whose vote is below this share of the best vote is not verified. */
+const VOTE_FLOOR = 0.15;
+
+export interface FingerprintHit {
+  /** The track whose lyrics represent the recording in the index. */
+  track: number;
+  commontrack: number;
+  /** 0–100: share of the query's characters this lyric accounts for. */
+  similarity: number;
+  /** Characters of the normalised query the lyric accounts for. */
+  covered: number;
+  /** Longest passage of the query found in the lyric, in normalised characters. */
+  longest: number;
+}
+
+export class FingerprintSearcher {
+  private readonly postings: PostingsView;
+  private readonly track: Uint32Array;
+  private readonly common: Uint32Array;
+  private readonly docs: number;
+  private readonly votes: Float32Array;
+  private readonly touched: Uint32Array;
+  private scratch = new Uint32Array(4096);
+
+  constructor(
+    index: LoadedIndex,
+    /** Normalised lyrics of a track, or undefined when it has none any more. */
+    private readonly lyricsOf: (trackId: number) => string | undefined,
+  ) {
+    this.postings = new PostingsView(index, 'fp');
+    this.track = column(index, 'fp-docs', 'track', 'u32');
+    this.common = column(index, 'fp-docs', 'common', 'u32');
+    this.docs = this.track.length;
+    this.votes = new Float32Array(this.docs);
+    this.touched = new Uint32Array(Math.max(1, this.docs));
+  }
+
+  search(text: string, size: number, deadline: number): FingerprintHit[] {
+    const query = normalizeText(text);
+    if (query.length < GRAM || this.docs === 0) return [];
+    const candidates = this.candidates(query, Math.max(MIN_VERIFIED, 2 * size));
+    const grams = new QueryGrams(query);
+    const hits: FingerprintHit[] = [];
+    for (const doc of candidates) {
+      if (Date.now() > deadline) throw new DeadlineError();
+      const lyric = this.lyricsOf(this.track[doc]);
+      if (lyric === undefined) continue;
+      const { covered, longest } = grams.coverage(lyric);
+      if (covered === 0) continue;
+      hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity: (100 * covered) / query.length, covered, longest });
+    }
+    hits.sort((a, b) => b.similarity - a.similarity || b.longest - a.longest);
+    return hits.slice(0, size);
+  }
+
+  /** Documents with the most weighted votes, best first. */
+  private candidates(query: string, count: number): number[] {
+    if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
+    const n = gramHashes(query, this.scratch);
+    const buckets = new Set<number>();
+    for (let i = 0; i < n; i++) if (isSampled(this.scratch[i])) buckets.add(bucketOf(this.scratch[i]));
+    const lists = [...buckets].map((b) => this.postings.list(b)).filter((l) => l.length > 0);
+    lists.sort((a, b) => a.length - b.length);
+
+    const { votes, touched } = this;
+    let nTouched = 0;
+    let read = 0;
+    for (const list of lists) {
+      if (read + list.length > POSTINGS_BUDGET && read > 0) break;
+      read += list.length;
+      const weight = Math.log(1 + this.docs / list.length);
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i];
+        if (votes[doc] === 0) touched[nTouched++] = doc;
+        votes[doc] += weight;
+      }
+    }
+    let best = 0;
+    for (let i = 0; i < nTouched; i++) if (votes[touched[i]] > best) best = votes[touched[i]];
+    const floor = best * VOTE_FLOOR;
+    const top = new TopK(count);
+    for (let i = 0; i < nTouched; i++) {
+      const doc = touched[i];
+      if (votes[doc] >= floor && votes[doc] > top.floor) top.push(doc, votes[doc]);
+      votes[doc] = 0;
+    }
+    return top.sorted();
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Fingerprint features (docs/index.md): hashed character 5-grams of the normalised text, spaces
+ * included, so a gram spans word boundaries and one typo breaks only the five grams around it.
+ *
+ * The index keeps one gram in `SAMPLE` chosen by the gram's own hash ("content-defined sampling"):
+ * a query and a lyric that share a passage keep the same grams of it, whatever the passage's offset,
+ * and the index is `SAMPLE` times smaller than a full one. Verification then compares every gram.
+ */
+
+export const GRAM = 5;
+/** One gram in SAMPLE is indexed (a power of two). */
+export const SAMPLE = 4;
+/** Gram hashes are reduced to this many bits to address the posting lists. */
+export const BUCKET_BITS = 24;
+
+const BASE = 0x01000193;
+/** BASE^(GRAM-1) mod 2^32, to take the outgoing character off the rolling hash. */
+const BASE_OUT = (() => {
+  let p = 1;
+  for (let i = 1; i < GRAM; i++) p = Math.imul(p, BASE);
+  return p;
+})();
+
+/** murmur3's finaliser: spreads the rolling hash so its low and high bits are independent. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * Hash of every gram of `s`, in order: out[i] is the gram starting at code unit i. Returns the
+ * number of grams (0 when `s` is shorter than one gram). `out` must hold s.length entries.
+ */
+export function gramHashes(s: string, out: Uint32Array): number {
+  const n = s.length - GRAM + 1;
+  if (n <= 0) return 0;
+  let h = 0;
+  for (let i = 0; i < GRAM - 1; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
+  for (let i = 0; i < n; i++) {
+    h = (Math.imul(h, BASE) + s.charCodeAt(i + GRAM - 1)) | 0;
+    out[i] = mix(h);
+    h = (h - Math.imul(s.charCodeAt(i), BASE_OUT)) | 0;
+  }
+  return n;
+}
+
+/** Whether a gram hash is one the index keeps. */
+export const isSampled = (hash: number): boolean => (hash & (SAMPLE - 1)) === 0;
+
+/** The posting list a gram hash lives in. */
+export const bucketOf = (hash: number): number => hash >>> (32 - BUCKET_BITS);
+
+/** Distinct sampled buckets of a normalised text, in ascending order. */
+export function sampledBuckets(s: string, scratch: Uint32Array): Uint32Array {
+  const n = gramHashes(s, scratch);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const h = scratch[i];
+    if (isSampled(h)) scratch[k++] = bucketOf(h);
+  }
+  const sorted = scratch.subarray(0, k).sort();
+  let u = 0;
+  for (let i = 0; i < k; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[u++] = sorted[i];
+  return sorted.subarray(0, u);
+}

@@ -1,0 +1,201 @@
+/**
+ * Where an index generation lives and how its files are written and read back (docs/index.md).
+ *
+ *   <data>/index/CURRENT         name of the generation to serve (replaced by rename: atomic)
+ *   <data>/index/<n>/manifest.json
+ *   <data>/index/<n>/<segment>.bin   little-endian typed arrays, each segment at most 1 GiB
+ *
+ * A generation is written under `<n>.tmp` and renamed when complete, then CURRENT is switched, so a
+ * reader only ever sees whole generations. Segments are loaded into SharedArrayBuffers: every pool
+ * worker reads the same memory.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Version of the segment layout; a generation written with another one is rebuilt, not read. */
+export const INDEX_FORMAT = 1;
+
+/** A typed array's element type as stored. */
+export type ColumnType = 'u8' | 'u16' | 'u32' | 'f32';
+type Typed = Uint8Array | Uint16Array | Uint32Array | Float32Array;
+
+export interface SegmentEntry {
+  file: string;
+  bytes: number;
+  /** Named arrays inside the file: element type, byte offset, element count. */
+  columns: Record<string, { type: ColumnType; offset: number; length: number }>;
+}
+
+export interface Manifest {
+  format: number;
+  generation: number;
+  created: string;
+  /** The catalog's change sequence when the build started: later changes need a new generation. */
+  catalogSeq: number;
+  segments: Record<string, SegmentEntry>;
+  /** Parameters and counts of each part (fingerprint, text, …). */
+  parts: Record<string, Record<string, number>>;
+  /** Seconds and bytes, for reports. */
+  stats: Record<string, number>;
+}
+
+/** Loaded segments: one SharedArrayBuffer per segment, plus the manifest. Sent to pool workers. */
+export interface LoadedIndex {
+  /** Unique per load, so workers can keep their views of one generation. */
+  id: number;
+  dir: string;
+  manifest: Manifest;
+  buffers: Record<string, SharedArrayBuffer>;
+}
+
+/** Largest segment written, in bytes (typed-array views and Buffers must stay well under 4 GiB). */
+export const MAX_SEGMENT_BYTES = 2 ** 30;
+
+export const indexRoot = (dataDir: string): string => path.join(dataDir, 'index');
+
+/** The generation CURRENT names, or undefined when none was built. */
+export function currentGeneration(dataDir: string): string | undefined {
+  try {
+    const name = readFileSync(path.join(indexRoot(dataDir), 'CURRENT'), 'utf8').trim();
+    return existsSync(path.join(indexRoot(dataDir), name, 'manifest.json')) ? path.join(indexRoot(dataDir), name) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readManifest(dir: string): Manifest {
+  return JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+}
+
+const WRITE_CHUNK = 1 << 24;
+
+/** Writes one segment file from named arrays (each aligned to 8 bytes). */
+export function writeSegment(dir: string, file: string, arrays: Record<string, Typed>): SegmentEntry {
+  const columns: SegmentEntry['columns'] = {};
+  let offset = 0;
+  for (const [name, a] of Object.entries(arrays)) {
+    columns[name] = { type: typeOf(a), offset, length: a.length };
+    offset += Math.ceil(a.byteLength / 8) * 8;
+  }
+  if (offset > MAX_SEGMENT_BYTES) throw new Error(`segment ${file} would be ${offset} bytes (limit ${MAX_SEGMENT_BYTES})`);
+  const fd = openSync(path.join(dir, file), 'w');
+  try {
+    let at = 0;
+    const pad = new Uint8Array(8);
+    for (const a of Object.values(arrays)) {
+      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      for (let i = 0; i < bytes.length; i += WRITE_CHUNK) writeSync(fd, bytes, i, Math.min(WRITE_CHUNK, bytes.length - i), at + i);
+      at += bytes.length;
+      const padding = Math.ceil(at / 8) * 8 - at;
+      if (padding) writeSync(fd, pad, 0, padding, at);
+      at += padding;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { file, bytes: offset, columns };
+}
+
+function typeOf(a: Typed): ColumnType {
+  if (a instanceof Uint8Array) return 'u8';
+  if (a instanceof Uint16Array) return 'u16';
+  if (a instanceof Float32Array) return 'f32';
+  return 'u32';
+}
+
+/** Reads a segment file into a new SharedArrayBuffer. */
+export function loadSegment(dir: string, entry: SegmentEntry): SharedArrayBuffer {
+  const sab = new SharedArrayBuffer(entry.bytes);
+  const view = new Uint8Array(sab);
+  const fd = openSync(path.join(dir, entry.file), 'r');
+  try {
+    for (let at = 0; at < entry.bytes; ) {
+      const n = readSync(fd, view, at, Math.min(WRITE_CHUNK, entry.bytes - at), at);
+      if (n === 0) throw new Error(`index segment ${entry.file} is shorter than its manifest says`);
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return sab;
+}
+
+const CTORS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f32: Float32Array } as const;
+
+/** A named array of a loaded segment. */
+export function column<T extends ColumnType>(index: LoadedIndex, segment: string, name: string, type: T): InstanceType<(typeof CTORS)[T]> {
+  const entry = index.manifest.segments[segment];
+  const col = entry?.columns[name];
+  if (!col || col.type !== type) throw new Error(`index segment ${segment} has no ${type} column ${name}`);
+  const Ctor = CTORS[type] as unknown as new (b: ArrayBufferLike, offset: number, length: number) => InstanceType<(typeof CTORS)[T]>;
+  return new Ctor(index.buffers[segment], col.offset, col.length);
+}
+
+/** Reads a segment file into a new SharedArrayBuffer without blocking the event loop. */
+async function loadSegmentAsync(dir: string, entry: SegmentEntry): Promise<SharedArrayBuffer> {
+  const sab = new SharedArrayBuffer(entry.bytes);
+  const view = new Uint8Array(sab);
+  const file = await open(path.join(dir, entry.file), 'r');
+  try {
+    for (let at = 0; at < entry.bytes; ) {
+      const { bytesRead } = await file.read(view, at, Math.min(WRITE_CHUNK, entry.bytes - at), at);
+      if (bytesRead === 0) throw new Error(`index segment ${entry.file} is shorter than its manifest says`);
+      at += bytesRead;
+    }
+  } finally {
+    await file.close();
+  }
+  return sab;
+}
+
+/** loadGeneration without blocking the event loop (a server swapping generations). */
+export async function loadGenerationAsync(dir: string): Promise<LoadedIndex> {
+  const manifest = readManifest(dir);
+  if (manifest.format !== INDEX_FORMAT) throw new Error(`index ${dir} has format ${manifest.format}, this version reads ${INDEX_FORMAT}`);
+  const buffers: Record<string, SharedArrayBuffer> = {};
+  for (const [name, entry] of Object.entries(manifest.segments)) buffers[name] = await loadSegmentAsync(dir, entry);
+  return { id: ++loads * 1000 + (process.pid % 1000), dir, manifest, buffers };
+}
+
+let loads = 0;
+
+/** Loads every segment of a generation into SharedArrayBuffers. */
+export function loadGeneration(dir: string): LoadedIndex {
+  const manifest = readManifest(dir);
+  if (manifest.format !== INDEX_FORMAT) throw new Error(`index ${dir} has format ${manifest.format}, this version reads ${INDEX_FORMAT}`);
+  const buffers: Record<string, SharedArrayBuffer> = {};
+  for (const [name, entry] of Object.entries(manifest.segments)) buffers[name] = loadSegment(dir, entry);
+  return { id: ++loads * 1000 + (process.pid % 1000), dir, manifest, buffers };
+}
+
+/** Next generation number and its temporary directory. */
+export function newGenerationDir(dataDir: string): { generation: number; tmp: string } {
+  const root = indexRoot(dataDir);
+  mkdirSync(root, { recursive: true });
+  const numbers = readdirSync(root).map((n) => Number.parseInt(n, 10)).filter((n) => Number.isFinite(n));
+  const generation = Math.max(0, ...numbers) + 1;
+  const tmp = path.join(root, `${generation}.tmp`);
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp);
+  return { generation, tmp };
+}
+
+/**
+ * Publishes a finished generation: rename its directory into place, switch CURRENT, and delete
+ * generations older than the previous one (a server may still be loading that one).
+ */
+export function publishGeneration(dataDir: string, tmp: string, manifest: Manifest): string {
+  const root = indexRoot(dataDir);
+  writeFileSync(path.join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 1));
+  const dir = path.join(root, String(manifest.generation));
+  renameSync(tmp, dir);
+  writeFileSync(path.join(root, 'CURRENT.tmp'), `${manifest.generation}\n`);
+  renameSync(path.join(root, 'CURRENT.tmp'), path.join(root, 'CURRENT'));
+  for (const name of readdirSync(root)) {
+    const n = Number.parseInt(name, 10);
+    const stale = name.endsWith('.tmp') ? statSync(path.join(root, name)).mtimeMs < Date.now() - 86_400_000 : n < manifest.generation - 1;
+    if (Number.isFinite(n) && stale) rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+  return dir;
+}

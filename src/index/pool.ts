@@ -1,0 +1,183 @@
+/**
+ * The index service of a running server: the current generation loaded into SharedArrayBuffers, a
+ * fixed piscina pool of workers that query it (warmed before the server listens), a deadline on
+ * every task and a bounded queue (503 when full), and the watch that builds and swaps in a new
+ * generation when the catalog changes, without failing or blocking a query (docs/index.md).
+ */
+import { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { Logger } from 'pino';
+import type { Catalog } from '../catalog/store.js';
+import { RefrainError } from '../errors.js';
+import { buildIndex, isCurrent } from './build.js';
+import { currentGeneration, loadGenerationAsync, type LoadedIndex } from './layout.js';
+import type { Task, TaskEnvelope, TaskResult } from './worker.js';
+import type { FingerprintHit } from './fingerprint.js';
+import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from './text-search.js';
+
+export interface IndexServiceOptions {
+  dataDir: string;
+  catalog: Catalog;
+  logger: Logger;
+  threads: number;
+  /** Tasks waiting for a worker at most; more are refused with 503. */
+  queue: number;
+  /** Milliseconds a task may take, queueing included. */
+  deadlineMs: number;
+  /** How often to look for a new generation or catalog changes, ms. */
+  pollMs?: number;
+}
+
+const suffix = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const WORKER = new URL(`./worker${suffix}`, import.meta.url);
+const BUILD_WORKER = new URL(`./build-worker${suffix}`, import.meta.url);
+
+export class IndexService {
+  private index!: LoadedIndex;
+  private readonly pool: Piscina<TaskEnvelope, TaskResult>;
+  private timer?: NodeJS.Timeout;
+  private building?: Promise<void>;
+  private loading = false;
+  /** Catalog change seen at the previous poll: a build starts once changes have settled. */
+  private lastSeen = -1;
+  private closed = false;
+
+  private constructor(private readonly options: IndexServiceOptions) {
+    this.pool = new Piscina<TaskEnvelope, TaskResult>({
+      filename: WORKER.href,
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      idleTimeout: Infinity,
+      maxQueue: options.queue,
+      atomics: 'sync',
+    });
+  }
+
+  /**
+   * Loads the current generation (building one first when there is none) and warms every worker.
+   * A generation older than the catalog is served while a fresh one builds in the background.
+   */
+  static async start(options: IndexServiceOptions): Promise<IndexService> {
+    const service = new IndexService(options);
+    if (!currentGeneration(options.dataDir)) {
+      options.logger.info('no index yet: building it before listening');
+      const report = await buildIndex(options.dataDir);
+      options.logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
+    }
+    service.index = await loadGenerationAsync(currentGeneration(options.dataDir)!);
+    await service.warm();
+    service.lastSeen = options.catalog.lastChange();
+    service.timer = setInterval(() => service.poll(), options.pollMs ?? 1000);
+    service.timer.unref();
+    if (!isCurrent(options.dataDir, options.catalog)) service.rebuild();
+    return service;
+  }
+
+  get generation(): number {
+    return this.index.manifest.generation;
+  }
+
+  get stats(): { generation: number; bytes: number; lyrics: number; tracks: number; queued: number } {
+    const m = this.index.manifest;
+    return { generation: m.generation, bytes: m.stats.bytes ?? 0, lyrics: m.parts.fp?.docs ?? 0, tracks: m.parts.text?.tracks ?? 0, queued: this.pool.queueSize };
+  }
+
+  fingerprint(text: string, size: number): Promise<FingerprintHit[]> {
+    return this.run({ op: 'fingerprint', text, size }) as Promise<FingerprintHit[]>;
+  }
+
+  searchTracks(query: TrackQuery): Promise<SearchResult> {
+    return this.run({ op: 'tracks', query }) as Promise<SearchResult>;
+  }
+
+  searchArtists(query: ArtistQuery): Promise<SearchResult> {
+    return this.run({ op: 'artists', query }) as Promise<SearchResult>;
+  }
+
+  match(query: MatchQuery): Promise<MatchResult> {
+    return this.run({ op: 'match', query }) as Promise<MatchResult>;
+  }
+
+  /** Look for a new generation or settled catalog changes now (tests; the poll does it each second). */
+  poll(): void {
+    if (this.closed) return;
+    const dir = currentGeneration(this.options.dataDir);
+    if (dir && dir !== this.index.dir && !this.loading) void this.swap(dir);
+    this.options.catalog.refresh();
+    const seq = this.options.catalog.lastChange();
+    const settled = seq === this.lastSeen;
+    this.lastSeen = seq;
+    if (settled && seq > this.index.manifest.catalogSeq && !this.building && !this.loading) this.rebuild();
+  }
+
+  /** Resolves once no build is running and the newest generation is loaded. */
+  async idle(): Promise<void> {
+    while (this.building || this.loading) {
+      await this.building;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.building;
+    await this.pool.destroy();
+  }
+
+  private async run(task: Task): Promise<TaskResult> {
+    const envelope: TaskEnvelope = { index: this.index, dataDir: this.options.dataDir, deadline: Date.now() + this.options.deadlineMs, task };
+    try {
+      // A task still queued at twice its deadline is dropped (a running one gave up by then).
+      return await this.pool.run(envelope, { signal: AbortSignal.timeout(this.options.deadlineMs * 2) });
+    } catch (e) {
+      throw this.failure(e);
+    }
+  }
+
+  private failure(e: unknown): Error {
+    const message = e instanceof Error ? e.message : String(e);
+    if (message === 'Task queue is at limit') {
+      return new RefrainError(503, 'system busy: every index worker is occupied and the queue is full; retry in a moment', { 'Retry-After': '1' });
+    }
+    if ((e instanceof Error && e.name === 'DeadlineError') || /deadline|abort/i.test(message)) {
+      return new RefrainError(503, `system busy: the query did not finish within ${this.options.deadlineMs} ms; retry in a moment`, { 'Retry-After': '1' });
+    }
+    return e instanceof Error ? e : new Error(message);
+  }
+
+  private async warm(): Promise<void> {
+    await Promise.all(Array.from({ length: this.options.threads * 2 }, () => this.run({ op: 'warm' })));
+  }
+
+  private async swap(dir: string): Promise<void> {
+    this.loading = true;
+    try {
+      const next = await loadGenerationAsync(dir);
+      if (this.closed) return;
+      const previous = this.index;
+      this.index = next;
+      await this.warm();
+      this.options.logger.info({ generation: next.manifest.generation, previous: previous.manifest.generation }, 'index generation swapped in');
+    } catch (err) {
+      this.options.logger.error({ err, dir }, 'loading an index generation failed; serving the previous one');
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  /** Builds a new generation in a worker thread (the server keeps answering meanwhile). */
+  private rebuild(): void {
+    const { dataDir, logger } = this.options;
+    logger.info('catalog changed: building a new index generation in the background');
+    this.building = new Promise<void>((resolve) => {
+      const worker = new Worker(BUILD_WORKER, { workerData: { dataDir } });
+      worker.once('message', (report: unknown) => logger.info({ report }, 'index generation built'));
+      worker.once('error', (err) => logger.error({ err }, 'building an index generation failed'));
+      worker.once('exit', () => resolve());
+    }).finally(() => {
+      this.building = undefined;
+      this.poll();
+    });
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Build side of the text index behind track.search, artist.search and the matchers: word postings
+ * per field over tracks, title trigrams, precise title+artist keys, per-track columns for filters
+ * and sorts, and name postings over artists (docs/index.md).
+ */
+import type { Catalog } from '../catalog/store.js';
+import type { ArtistRecord, LyricsRecord, TrackRecord } from '../catalog/records.js';
+import { DictionaryBuilder } from './dictionary.js';
+import { PostingsBuilder, U32List } from './postings.js';
+import { writeSegment, type SegmentEntry } from './layout.js';
+import { normalizeName, normalizeText, wordsOf } from './normalize.js';
+import { artistCore, titleCore, trigramsOf } from './names.js';
+import { FIELD, FLAG, packDate, packLanguage, pairKey, term } from './terms.js';
+
+interface ArtistTerms {
+  rating: number;
+  /** Normalised names: the credit itself, then aliases and translations. */
+  variants: string[];
+  words: string[];
+}
+
+const COLUMNS = ['id', 'artist', 'common', 'genre1', 'genre2', 'release', 'favourites'] as const;
+
+export class TextBuilder {
+  private readonly dict = new DictionaryBuilder();
+  private readonly trackPostings = new PostingsBuilder();
+  private readonly artistPostings = new PostingsBuilder();
+  private readonly columns = Object.fromEntries(COLUMNS.map((c) => [c, new U32List()])) as Record<(typeof COLUMNS)[number], U32List>;
+  private readonly small = { lang: [] as number[], flags: [] as number[], rating: [] as number[], artistRating: [] as number[] };
+  private readonly artists = new Map<number, ArtistTerms>();
+  private readonly artistIds = new U32List();
+  private readonly artistRatings: number[] = [];
+
+  constructor(private readonly catalog: Catalog) {}
+
+  /** Adds a track (in id order) with its lyrics record, if any. */
+  addTrack(t: TrackRecord, lyrics: LyricsRecord | undefined, normalizedLyrics?: string): void {
+    const ids = new Set<number>();
+    const add = (field: string, values: Iterable<string>) => {
+      for (const v of values) if (v) ids.add(this.dict.id(term(field, v)));
+    };
+    const title = normalizeName(t.track_name);
+    const core = titleCore(t.track_name);
+    const artist = this.artistTerms(t.artist_id, t.artist_name);
+    add(FIELD.title, wordsOf(title));
+    add(FIELD.artist, artist.words);
+    if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, wordsOf(normalizedLyrics ?? normalizeText(lyrics.lyrics_body)));
+    add(FIELD.writer, writersOf(t, lyrics).flatMap((w) => wordsOf(normalizeName(w))));
+    add(FIELD.titleGram, trigramsOf(core));
+    const lead = artistCore(t.artist_name);
+    add(FIELD.precise, [pairKey(core, lead), pairKey(core, artist.variants[0])]);
+    add(FIELD.alias, artist.variants.slice(1).map((v) => pairKey(core, v)));
+    this.trackPostings.add(Uint32Array.from(ids).sort());
+
+    const genres = t.primary_genres.music_genre_list;
+    this.columns.id.push(t.track_id);
+    this.columns.artist.push(t.artist_id);
+    this.columns.common.push(t.commontrack_id);
+    this.columns.genre1.push(genres[0]?.music_genre.music_genre_id ?? 0);
+    this.columns.genre2.push(genres[1]?.music_genre.music_genre_id ?? 0);
+    this.columns.release.push(packDate(t.first_release_date));
+    this.columns.favourites.push(t.num_favourite);
+    this.small.lang.push(packLanguage(lyrics?.lyrics_language ?? ''));
+    this.small.flags.push(
+      (t.has_lyrics ? FLAG.lyrics : 0) | (t.has_subtitles ? FLAG.subtitles : 0) | (t.has_richsync ? FLAG.richsync : 0) |
+        (t.has_lyrics_analysis ? FLAG.analysis : 0) | (t.instrumental ? FLAG.instrumental : 0),
+    );
+    this.small.rating.push(t.track_rating);
+    this.small.artistRating.push(artist.rating);
+  }
+
+  /** Adds every artist (after the tracks): name postings for artist.search. */
+  addArtists(): void {
+    for (const { value: a } of this.catalog.artists.getRange({ start: 1, end: 0xffff_ffff })) {
+      const variants = variantsOf(a.artist_name, a);
+      const ids = new Set<number>();
+      for (const v of variants) {
+        ids.add(this.dict.id(term(FIELD.artistExact, v)));
+        for (const w of wordsOf(v)) ids.add(this.dict.id(term(FIELD.artistWord, w)));
+        for (const g of trigramsOf(v)) ids.add(this.dict.id(term(FIELD.artistGram, g)));
+      }
+      this.artistPostings.add(Uint32Array.from(ids).sort());
+      this.artistIds.push(a.artist_id);
+      this.artistRatings.push(a.artist_rating);
+    }
+  }
+
+  write(dir: string): { segments: Record<string, SegmentEntry>; parts: Record<string, Record<string, number>> } {
+    const terms = this.dict.ids.size;
+    const tracks = this.trackPostings.write(dir, 'tt', terms);
+    const artists = this.artistPostings.write(dir, 'ta', terms);
+    const n = this.trackPostings.docs;
+    const cols: Record<string, Uint32Array | Uint16Array | Uint8Array> = {};
+    for (const c of COLUMNS) cols[c] = toArray(this.columns[c], n);
+    cols.lang = Uint16Array.from(this.small.lang);
+    cols.flags = Uint8Array.from(this.small.flags);
+    cols.rating = Uint8Array.from(this.small.rating);
+    cols.artistRating = Uint8Array.from(this.small.artistRating);
+    const segments: Record<string, SegmentEntry> = {
+      ...tracks.segments,
+      ...artists.segments,
+      'text-dict': this.dict.write(dir, 'text-dict'),
+      'text-tracks': writeSegment(dir, 'text-tracks.bin', cols),
+      'text-artists': writeSegment(dir, 'text-artists.bin', {
+        id: toArray(this.artistIds, this.artistPostings.docs),
+        rating: Uint8Array.from(this.artistRatings),
+      }),
+    };
+    return {
+      segments,
+      parts: {
+        text: { tracks: n, artists: this.artistPostings.docs, terms, entries: this.trackPostings.entries + this.artistPostings.entries },
+        tt: { keysPerShard: tracks.keysPerShard, shards: tracks.shards },
+        ta: { keysPerShard: artists.keysPerShard, shards: artists.shards },
+      },
+    };
+  }
+
+  private artistTerms(artistId: number, credit: string): ArtistTerms {
+    const cached = this.artists.get(artistId);
+    if (cached && cached.variants[0] === normalizeName(credit)) return cached;
+    const record = this.catalog.getArtist(artistId);
+    const variants = variantsOf(credit, record);
+    const words = [...new Set(variants.flatMap(wordsOf))];
+    const terms = { rating: record?.artist_rating ?? 0, variants, words };
+    this.artists.set(artistId, terms);
+    return terms;
+  }
+}
+
+/** Normalised name variants of an artist: the credit, its lead artist, aliases and translations. */
+function variantsOf(credit: string, a: ArtistRecord | undefined): string[] {
+  const names = [normalizeName(credit), artistCore(credit)];
+  if (a) {
+    names.push(normalizeName(a.artist_name));
+    for (const x of a.artist_alias_list) names.push(normalizeName(x.artist_alias));
+    for (const x of a.artist_name_translation_list) names.push(normalizeName(x.artist_name_translation.translation));
+  }
+  return [...new Set(names.filter(Boolean))];
+}
+
+const WRITERS_LINE = /^Writer\(s\):\s*(.+)$/im;
+
+/** Writer names from `writer_list` entries (strings or objects naming one) and the copyright line. */
+export function writersOf(t: TrackRecord, lyrics: LyricsRecord | undefined): string[] {
+  const names: string[] = [];
+  for (const w of t.writer_list) {
+    if (typeof w === 'string') names.push(w);
+    else if (w && typeof w === 'object') {
+      const o = w as Record<string, unknown>;
+      const inner = (o.writer ?? o) as Record<string, unknown>;
+      const name = inner.writer_name ?? inner.name;
+      if (typeof name === 'string') names.push(name);
+    }
+  }
+  const line = lyrics ? WRITERS_LINE.exec(lyrics.lyrics_copyright) : null;
+  if (line) names.push(...line[1].split(/\s*[,;]\s*|\s+&\s+/));
+  return names;
+}
+
+function toArray(list: U32List, n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  let i = 0;
+  list.forEach((v) => (out[i++] = v));
+  return out;
+}

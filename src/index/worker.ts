@@ -1,0 +1,89 @@
+/**
+ * The pool worker (piscina): answers fingerprint, search and match tasks from the shared index.
+ * It keeps views of the generations it was sent (the buffers are shared, never copied) and reads
+ * lyrics and names from the LMDB catalog, resetting its read snapshot at the start of every task
+ * (DESIGN.md §10: a worker parked in Atomics.wait would otherwise keep an old snapshot).
+ */
+import { Catalog } from '../catalog/store.js';
+import type { LoadedIndex } from './layout.js';
+import { FingerprintSearcher, type FingerprintHit } from './fingerprint.js';
+import { TextSearcher, type ArtistQuery, type MatchQuery, type TrackQuery, type SearchResult, type MatchResult } from './text-search.js';
+import { normalizeText } from './normalize.js';
+
+export type Task =
+  | { op: 'warm' }
+  | { op: 'fingerprint'; text: string; size: number }
+  | { op: 'tracks'; query: TrackQuery }
+  | { op: 'artists'; query: ArtistQuery }
+  | { op: 'match'; query: MatchQuery };
+
+export interface TaskEnvelope {
+  index: LoadedIndex;
+  dataDir: string;
+  /** Date.now() after which the task gives up (DeadlineError). */
+  deadline: number;
+  task: Task;
+}
+
+export type TaskResult = FingerprintHit[] | SearchResult | MatchResult | { warmed: true };
+
+interface Engines {
+  fingerprint: FingerprintSearcher;
+  text: TextSearcher;
+}
+
+let catalog: Catalog | undefined;
+const engines = new Map<number, Engines>();
+/** Normalised lyrics by track id, dropped whenever the catalog changes. */
+const lyricsCache = new Map<number, string>();
+const LYRICS_CACHE = 4096;
+let cacheSeq = -1;
+
+function normalizedLyrics(trackId: number): string | undefined {
+  const hit = lyricsCache.get(trackId);
+  if (hit !== undefined) return hit;
+  const body = catalog?.getContent('lyrics', trackId)?.lyrics_body;
+  if (body === undefined) return undefined;
+  const text = normalizeText(body);
+  if (lyricsCache.size >= LYRICS_CACHE) lyricsCache.delete(lyricsCache.keys().next().value as number);
+  lyricsCache.set(trackId, text);
+  return text;
+}
+
+function enginesFor(envelope: TaskEnvelope): Engines {
+  let e = engines.get(envelope.index.id);
+  if (!e) {
+    catalog ??= Catalog.open(envelope.dataDir);
+    e = {
+      fingerprint: new FingerprintSearcher(envelope.index, normalizedLyrics),
+      text: new TextSearcher(envelope.index, catalog),
+    };
+    engines.set(envelope.index.id, e);
+    // Keep the newest two generations: a task of the previous one may still arrive.
+    for (const id of engines.keys()) if (engines.size > 2 && id !== envelope.index.id) engines.delete(id);
+  }
+  return e;
+}
+
+export default function run(envelope: TaskEnvelope): TaskResult {
+  const e = enginesFor(envelope);
+  catalog!.refresh();
+  const seq = catalog!.lastChange();
+  if (seq !== cacheSeq) {
+    lyricsCache.clear();
+    cacheSeq = seq;
+  }
+  const { task, deadline } = envelope;
+  switch (task.op) {
+    case 'warm':
+      return { warmed: true };
+    case 'fingerprint':
+      return e.fingerprint.search(task.text, task.size, deadline);
+    case 'tracks':
+      return e.text.tracks(task.query, deadline);
+    case 'artists':
+      return e.text.artists(task.query, deadline);
+    case 'match':
+      return e.text.match(task.query, deadline);
+  }
+}
