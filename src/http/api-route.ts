@@ -185,7 +185,7 @@ function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query
 
 function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>): Reply | Promise<Reply> {
   const parsed = method.params.safeParse(input);
-  if (!parsed.success) throw new RefrainError(400, paramHint(parsed.error));
+  if (!parsed.success) throw new RefrainError(400, paramHint(parsed.error, input));
   const body = method.handle(ctx, parsed.data);
   const reply = (b: object): Reply => ({ status: 200, header: ctx.header, body: b, headers: ctx.headers });
   return body instanceof Promise ? body.then(reply) : reply(body);

@@ -63,9 +63,14 @@ export const pageParams = {
   page_size: intParam(1, 100).default(10),
 };
 
-/** The hint of a failed parameter validation: which parameter, and what it must be. */
-export function paramHint(error: z.ZodError): string {
+/**
+ * The hint of a failed parameter validation: which parameter (a dotted path inside a body), and
+ * what it must be. `input` (what was validated) tells a missing value from a wrong one.
+ */
+export function paramHint(error: z.ZodError, input?: unknown): string {
   const issue = error.issues[0];
   const name = issue.path.length ? issue.path.map(String).join('.') : 'parameters';
-  return `${name} ${issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message}`;
+  let value: unknown = input;
+  for (const k of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k] : undefined;
+  return `${name} ${issue.code === 'invalid_type' && value === undefined ? 'is required' : issue.message}`;
 }

@@ -18,8 +18,12 @@ t.test('refuses to start on the JavaScript fallback of uWS unless told to', asyn
   const child = spawn(process.execPath, [BIN, 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--allow-uws-fallback'], { env });
   t.teardown(() => child.kill('SIGKILL'));
   const lines = createInterface({ input: child.stdout });
-  const [line] = (await once(lines, 'line')) as [string];
-  const log = JSON.parse(line);
+  // Log lines before it (the first index build) are skipped.
+  let log: { msg?: string; uws?: string; port?: number } = {};
+  for await (const line of lines) {
+    log = JSON.parse(line) as typeof log;
+    if (log.msg === 'listening') break;
+  }
   t.equal(log.msg, 'listening');
   t.equal(log.uws, 'fallback');
   const health = await fetch(`http://127.0.0.1:${log.port}/healthz`);

@@ -52,7 +52,9 @@ export async function startTestServer(
   };
   await catalog.close();
 
-  const { config } = parseCommand('serve', ['--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent', ...(options.flags ?? [])], {});
+  // One index worker per test server: tests run two files at a time on two cores.
+  const base = ['--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent', '--index-threads', '1'];
+  const { config } = parseCommand('serve', [...base, ...(options.flags ?? [])], {});
   const server = await startServer(config, { logger: createLogger('silent'), ...options.server });
   t.teardown(() => server.close());
   const url = `http://127.0.0.1:${server.port}`;

@@ -23,5 +23,5 @@ t.test('parameter schemas accept what real clients send', async (t) => {
 t.test('paramHint names the parameter', async (t) => {
   const schema = z.object({ artist_id: idParam });
   t.equal(paramHint(schema.safeParse({}).error!), 'artist_id is required');
-  t.equal(paramHint(schema.safeParse({ artist_id: 'x' }).error!), 'artist_id must be a positive integer id');
+  t.equal(paramHint(schema.safeParse({ artist_id: 'x' }).error!, { artist_id: 'x' }), 'artist_id must be a positive integer id');
 });

@@ -1,0 +1,133 @@
+/**
+ * track.lyrics.fingerprint.post through the real server, on real text (a slice of the Debian
+ * fortunes corpus) plus the fixture catalog: matches, ranking, versions, and every error case.
+ */
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import path from 'node:path';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { FIXTURE_RECORDS, LYRICS } from '../helpers/fixtures.js';
+import { CORPUS_DIR } from '../helpers/tmp.js';
+
+interface CorpusTrack {
+  type: string;
+  track_id: number;
+  lyrics?: { lyrics_body: string };
+}
+
+function corpus(file: string, lines: number): CorpusTrack[] {
+  return gunzipSync(readFileSync(path.join(CORPUS_DIR, file))).toString('utf8').split('\n').filter(Boolean).slice(0, lines).map((l) => JSON.parse(l) as CorpusTrack);
+}
+
+const RECORDS = [...corpus('en.jsonl.gz', 3000), ...corpus('es.jsonl.gz', 800), ...FIXTURE_RECORDS];
+const LONG = RECORDS.filter((r): r is CorpusTrack & { lyrics: { lyrics_body: string } } => r.type === 'track' && (r.lyrics?.lyrics_body.length ?? 0) > 420);
+const PROSE =
+  'The quarterly report was delayed because the accounting office moved to the new building on the other side of the river, ' +
+  'and the printers there still need drivers. The committee agreed to meet again next Tuesday to approve the revised budget.';
+
+let api: TestServer;
+
+async function screen(text: unknown, params: Record<string, string | number> = {}, key = api.keys.enterprise, body?: string) {
+  const qs = new URLSearchParams({ apikey: key, ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) });
+  const res = await fetch(`${api.url}/ws/1.1/track.lyrics.fingerprint.post?${qs}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body ?? JSON.stringify({ data: { text } }),
+  });
+  return { status: res.status, hint: res.headers.get('x-refrain-header-hint'), json: (await res.json()) as { message: { header: Record<string, unknown>; body: any } } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+t.before(async () => {
+  api = await startTestServer(t, { records: RECORDS, flags: ['--max-fingerprint-chars', '5000'] });
+});
+
+t.test('an exact excerpt finds its track first, at about 100', async (t) => {
+  for (const track of LONG.slice(0, 40)) {
+    const text = track.lyrics.lyrics_body.slice(100, 300);
+    const { status, json } = await screen(text);
+    t.equal(status, 200);
+    const [first] = json.message.body.track_list;
+    t.equal(first?.track.track_id, track.track_id, `track ${track.track_id}`);
+    t.ok(first.similarity > 97 && first.similarity <= 100, `similarity ${first.similarity}`);
+    t.type(first.matched_chars, 'number');
+    t.notOk('track_lyrics_translation_status' in first.track, 'fingerprint results leave the translation status out');
+  }
+});
+
+t.test('case, punctuation, line breaks and typos still find it, with a lower similarity for typos', async (t) => {
+  const track = LONG[7];
+  const excerpt = track.lyrics.lyrics_body.slice(50, 350);
+  const reformatted = excerpt.toUpperCase().replace(/\n/g, ' / ').replace(/[,.;:!?]/g, '');
+  let r = await screen(reformatted);
+  t.equal(r.json.message.body.track_list[0].track.track_id, track.track_id);
+  t.ok(r.json.message.body.track_list[0].similarity > 95);
+
+  const chars = [...excerpt];
+  for (let i = 7; i < chars.length; i += 13) chars[i] = chars[i] === 'x' ? 'y' : 'x';
+  r = await screen(chars.join(''));
+  const first = r.json.message.body.track_list[0];
+  t.equal(first.track.track_id, track.track_id);
+  t.ok(first.similarity > 60 && first.similarity < 98, `similarity with typos ${first.similarity}`);
+});
+
+t.test('a passage inside unrelated prose is found with a similarity near its share', async (t) => {
+  const track = LONG[11];
+  const excerpt = track.lyrics.lyrics_body.slice(0, 200);
+  const { json } = await screen(`${PROSE} ${excerpt} ${PROSE}`);
+  const first = json.message.body.track_list[0];
+  t.equal(first.track.track_id, track.track_id);
+  t.ok(first.similarity > 15 && first.similarity < 60, `similarity ${first.similarity}`);
+  t.ok(first.longest_match >= 150, `longest match ${first.longest_match}`);
+});
+
+t.test('unrelated text: nothing, or only low scores', async (t) => {
+  const { status, json } = await screen(PROSE);
+  t.equal(status, 200);
+  for (const m of json.message.body.track_list) t.ok(m.similarity < 30, `similarity ${m.similarity}`);
+});
+
+t.test('several tracks of one lyric: versions come in rank order until limit', async (t) => {
+  let r = await screen(LYRICS, { size: 1, limit: 1 });
+  t.same(r.json.message.body.track_list.map((m: { track: { track_id: number } }) => m.track.track_id), [1], 'the most popular version first');
+  r = await screen(LYRICS, { size: 5 });
+  const ids = r.json.message.body.track_list.map((m: { track: { track_id: number } }) => m.track.track_id);
+  t.same(ids.slice(0, 2), [1, 2], 'both versions of commontrack 10');
+  r = await screen(LYRICS, { size: 5, limit: 1 });
+  t.equal(r.json.message.body.track_list.length, 1);
+});
+
+t.test('bad requests answer 400 with a hint, and an empty body', async (t) => {
+  const cases: [string, unknown, Record<string, string | number>, string | undefined, RegExp][] = [
+    ['missing data', undefined, {}, '{}', /^data is required/],
+    ['text not a string', 42, {}, undefined, /^data\.text must be a string/],
+    ['empty text', '   ', {}, undefined, /data\.text is empty/],
+    ['too few words', 'only five words right here', {}, undefined, /at least 10 words \(it has 5\)/],
+    ['too long', 'word '.repeat(1200), {}, undefined, /6000 characters long; the limit is 5000/],
+    ['not JSON', undefined, {}, '{"data":', /not valid JSON/],
+    ['size too big', PROSE, { size: 21 }, undefined, /^size must be an integer from 1 to 20/],
+    ['size zero', PROSE, { size: 0 }, undefined, /^size must be an integer from 1 to 20/],
+    ['limit above size', PROSE, { size: 3, limit: 4 }, undefined, /limit must be between 1 and size \(3\)/],
+    ['limit not a number', PROSE, { limit: 'x' }, undefined, /^limit must be an integer/],
+  ];
+  for (const [name, text, params, body, hint] of cases) {
+    const r = await screen(text, params, api.keys.enterprise, body);
+    t.equal(r.status, 400, name);
+    t.match(r.json.message.header.hint, hint, name);
+    t.same(r.json.message.body, [], name);
+  }
+  const wrongType = await fetch(`${api.url}/ws/1.1/track.lyrics.fingerprint.post?apikey=${api.keys.enterprise}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: PROSE });
+  t.equal(wrongType.status, 400);
+});
+
+t.test('only the enterprise plan may screen (403 Forbidden); GET is 405', async (t) => {
+  for (const plan of ['free', 'basic'] as const) {
+    const r = await screen(PROSE, {}, api.keys[plan]);
+    t.equal(r.status, 403);
+    t.equal(r.hint, 'Forbidden');
+    t.same(r.json.message.body, []);
+  }
+  const get = await api.get('/ws/1.1/track.lyrics.fingerprint.post', { apikey: api.keys.enterprise });
+  t.equal(get.status, 405);
+  t.equal(get.headers.get('allow'), 'POST');
+});

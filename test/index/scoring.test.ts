@@ -1,0 +1,87 @@
+/** Fingerprint features, verification and ranking helpers. */
+import t from 'tap';
+import { bucketOf, gramHashes, GRAM, isSampled, sampledBuckets, SAMPLE } from '../../src/index/grams.js';
+import { QueryGrams } from '../../src/index/coverage.js';
+import { normalizeText } from '../../src/index/normalize.js';
+import { TopK } from '../../src/index/topk.js';
+import { artistCore, looseSimilarity, nameSimilarity, titleCore } from '../../src/index/names.js';
+
+const LYRIC = normalizeText(`Somewhere between the desert and the sea
+I lost the letters that you wrote to me
+Take me back to Tokyo, the midnight train is calling
+Hold on to the song, hold on to me`);
+
+t.test('a gram hash depends only on its characters, not on where it sits', async (t) => {
+  const a = new Uint32Array(100);
+  const b = new Uint32Array(100);
+  const n = gramHashes('hello world', a);
+  t.equal(n, 'hello world'.length - GRAM + 1);
+  gramHashes('xx hello world', b);
+  t.same([...a.subarray(0, n)], [...b.subarray(3, 3 + n)]);
+  t.equal(gramHashes('abc', a), 0, 'shorter than a gram: none');
+});
+
+t.test('sampling keeps about one gram in SAMPLE, the same ones in a passage and its source', async (t) => {
+  const scratch = new Uint32Array(LYRIC.length);
+  const n = gramHashes(LYRIC, scratch);
+  let kept = 0;
+  for (let i = 0; i < n; i++) if (isSampled(scratch[i])) kept++;
+  t.ok(kept > n / SAMPLE / 2 && kept < (n / SAMPLE) * 2, `${kept} of ${n}`);
+  const whole = new Set(sampledBuckets(LYRIC, new Uint32Array(LYRIC.length)));
+  const part = sampledBuckets(LYRIC.slice(40, 120), new Uint32Array(80));
+  t.ok(part.length > 0);
+  for (const b of part) t.ok(whole.has(b), 'a passage keeps a subset of its source’s buckets');
+  t.ok(bucketOf(0xffffffff) < 2 ** 24);
+});
+
+t.test('coverage: a passage is fully accounted for, typos cost about their own characters', async (t) => {
+  const excerpt = LYRIC.slice(0, 120);
+  const exact = new QueryGrams(excerpt).coverage(LYRIC);
+  t.equal(exact.covered, excerpt.length);
+  t.equal(exact.longest, excerpt.length);
+
+  const typos = excerpt.slice(0, 30) + 'x' + excerpt.slice(31, 70) + 'q' + excerpt.slice(71);
+  const noisy = new QueryGrams(typos).coverage(LYRIC);
+  t.ok(noisy.covered >= excerpt.length - 6 && noisy.covered < excerpt.length, `covered ${noisy.covered} of ${excerpt.length}`);
+
+  const unrelated = normalizeText('The committee will consider the budget of the city for the next fiscal year in the spring session.');
+  const none = new QueryGrams(unrelated).coverage(LYRIC);
+  t.ok(none.covered / unrelated.length < 0.15, `unrelated prose covers ${none.covered} of ${unrelated.length}`);
+
+  const embedded = `${unrelated} ${excerpt} ${unrelated}`;
+  const part = new QueryGrams(embedded).coverage(LYRIC);
+  t.ok(part.covered >= excerpt.length - 2 && part.covered <= excerpt.length + 10, 'an embedded passage is found, and only it');
+  t.ok(part.longest >= excerpt.length - 2);
+});
+
+t.test('overlapping runs are counted once', async (t) => {
+  const q = new QueryGrams('hold on to me hold on to me hold on to me');
+  const r = q.coverage('hold on to me');
+  t.ok(r.covered <= 'hold on to me hold on to me hold on to me'.length);
+  t.equal(new QueryGrams('').coverage(LYRIC).covered, 0);
+});
+
+t.test('TopK keeps the k best, ties broken by the lower tie value', async (t) => {
+  const top = new TopK(3);
+  for (const [id, score] of [[1, 5], [2, 9], [3, 1], [4, 9], [5, 7], [6, 0]]) top.push(id, score);
+  t.same(top.sorted(), [2, 4, 5]);
+  t.equal(top.floor, 7);
+  const empty = new TopK(0);
+  empty.push(1, 1);
+  t.same(empty.sorted(), []);
+});
+
+t.test('title and artist cores drop versions and featured credits', async (t) => {
+  t.equal(titleCore('Empty Love (Remastered 2011)'), 'empty love');
+  t.equal(titleCore('Empty Love - Live'), 'empty love');
+  t.equal(titleCore('Empty Love [Radio Edit] (feat. Someone)'), 'empty love');
+  t.equal(titleCore('Empty Love feat. Someone'), 'empty love');
+  t.equal(titleCore('(Untitled)'), 'untitled', 'a title that is all decoration stays itself');
+  t.equal(artistCore('Noah Murray feat. Zoe Kim'), 'noah murray');
+  t.equal(artistCore('Noah Murray & Zoe Kim'), 'noah murray');
+  t.equal(artistCore('Noah Murray, Zoe Kim'), 'noah murray');
+  t.equal(nameSimilarity('noah murray', 'noah murray'), 1);
+  t.ok(nameSimilarity('noah murray', 'noah muray') > 0.7);
+  t.ok(nameSimilarity('noah murray', 'zoe kim') < 0.2);
+  t.equal(looseSimilarity('murray noah', 'noah murray'), 1, 'word order does not matter');
+});
