@@ -32,6 +32,9 @@ const suffix = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const WORKER = new URL(`./worker${suffix}`, import.meta.url);
 const BUILD_WORKER = new URL(`./build-worker${suffix}`, import.meta.url);
 
+const BUSY = (): RefrainError =>
+  new RefrainError(503, 'system busy: every index worker is occupied and the queue is full; retry in a moment', { 'Retry-After': '1' });
+
 export class IndexService {
   private index!: LoadedIndex;
   private readonly pool: Piscina<TaskEnvelope, TaskResult>;
@@ -41,6 +44,11 @@ export class IndexService {
   /** Catalog change seen at the previous poll: a build starts once changes have settled. */
   private lastSeen = -1;
   private closed = false;
+  /**
+   * Tasks sent to the pool and not yet settled. The bound is kept here rather than by piscina's
+   * maxQueue: piscina's balancer may hand a busy worker more tasks than its queue counts.
+   */
+  private inFlight = 0;
 
   private constructor(private readonly options: IndexServiceOptions) {
     this.pool = new Piscina<TaskEnvelope, TaskResult>({
@@ -48,7 +56,6 @@ export class IndexService {
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Infinity,
-      maxQueue: options.queue,
       atomics: 'sync',
     });
   }
@@ -77,9 +84,9 @@ export class IndexService {
     return this.index.manifest.generation;
   }
 
-  get stats(): { generation: number; bytes: number; lyrics: number; tracks: number; queued: number } {
+  get stats(): { generation: number; bytes: number; lyrics: number; tracks: number; inFlight: number } {
     const m = this.index.manifest;
-    return { generation: m.generation, bytes: m.stats.bytes ?? 0, lyrics: m.parts.fp?.docs ?? 0, tracks: m.parts.text?.tracks ?? 0, queued: this.pool.queueSize };
+    return { generation: m.generation, bytes: m.stats.bytes ?? 0, lyrics: m.parts.fp?.docs ?? 0, tracks: m.parts.text?.tracks ?? 0, inFlight: this.inFlight };
   }
 
   fingerprint(text: string, size: number): Promise<FingerprintHit[]> {
@@ -126,20 +133,22 @@ export class IndexService {
   }
 
   private async run(task: Task): Promise<TaskResult> {
+    if (this.inFlight >= this.options.threads + this.options.queue) throw BUSY();
     const envelope: TaskEnvelope = { index: this.index, dataDir: this.options.dataDir, deadline: Date.now() + this.options.deadlineMs, task };
+    this.inFlight++;
     try {
       // A task still queued at twice its deadline is dropped (a running one gave up by then).
       return await this.pool.run(envelope, { signal: AbortSignal.timeout(this.options.deadlineMs * 2) });
     } catch (e) {
       throw this.failure(e);
+    } finally {
+      this.inFlight--;
     }
   }
 
   private failure(e: unknown): Error {
     const message = e instanceof Error ? e.message : String(e);
-    if (message === 'Task queue is at limit') {
-      return new RefrainError(503, 'system busy: every index worker is occupied and the queue is full; retry in a moment', { 'Retry-After': '1' });
-    }
+    if (message === 'Task queue is at limit') return BUSY();
     if ((e instanceof Error && e.name === 'DeadlineError') || /deadline|abort/i.test(message)) {
       return new RefrainError(503, `system busy: the query did not finish within ${this.options.deadlineMs} ms; retry in a moment`, { 'Retry-After': '1' });
     }

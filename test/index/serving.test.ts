@@ -1,0 +1,104 @@
+/**
+ * The index while serving: an import builds a new generation in the background and swaps it in
+ * with no failed query; a full queue answers 503 at once instead of waiting; a restart loads the
+ * built generation instead of rebuilding it.
+ */
+import t from 'tap';
+import { startTestServer } from '../helpers/server.js';
+import { Catalog } from '../../src/catalog/store.js';
+import { importFiles } from '../../src/catalog/import.js';
+import { currentGeneration } from '../../src/index/layout.js';
+import { writeJsonl } from '../helpers/tmp.js';
+import { parseCommand } from '../../src/config.js';
+import { startServer } from '../../src/http/server.js';
+import { createLogger } from '../../src/log.js';
+import { LYRICS } from '../helpers/fixtures.js';
+import { generateCatalog } from '../../src/generate/index.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+
+const NEW_LYRICS = 'Brand new words arrive tonight while the server keeps on answering every single question';
+
+t.test('an import while serving: no failed query, and the new generation answers', async (t) => {
+  const api = await startTestServer(t);
+  const first = api.server.index.generation;
+  let stop = false;
+  const statuses: number[] = [];
+  const load = (async () => {
+    while (!stop) {
+      const [fp, search] = await Promise.all([
+        fetch(`${api.url}/ws/1.1/track.lyrics.fingerprint.post?apikey=${api.keys.enterprise}`, {
+          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { text: LYRICS } }),
+        }),
+        fetch(`${api.url}/ws/1.1/track.search?apikey=${api.keys.enterprise}&q_track=full`),
+      ]);
+      statuses.push(fp.status, search.status);
+      await Promise.all([fp.arrayBuffer(), search.arrayBuffer()]);
+    }
+  })();
+
+  const catalog = Catalog.open(api.data);
+  const records = Array.from({ length: 300 }, (_, i) => ({
+    type: 'track', track_id: 5000 + i, track_name: `Fresh Song ${i}`, artist_id: 100, artist_name: 'The Fixtures',
+    lyrics: { lyrics_body: i === 7 ? NEW_LYRICS : `filler lyrics number ${i} with enough words to index well`, lyrics_language: 'en' },
+  }));
+  await importFiles(catalog, [writeJsonl(api.data, 'more.jsonl', records)]);
+  await catalog.close();
+
+  for (let i = 0; i < 200 && api.server.index.generation === first; i++) {
+    api.server.index.poll();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await api.server.index.idle();
+  stop = true;
+  await load;
+  t.ok(api.server.index.generation > first, `generation ${first} → ${api.server.index.generation}`);
+  t.ok(statuses.length > 4, `${statuses.length} queries ran meanwhile`);
+  t.same([...new Set(statuses)], [200], 'every query answered 200');
+
+  const found = await fetch(`${api.url}/ws/1.1/track.lyrics.fingerprint.post?apikey=${api.keys.enterprise}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { text: NEW_LYRICS } }),
+  }).then((r) => r.json() as Promise<{ message: { body: { track_list: { similarity: number; track: { track_id: number } }[] } } }>);
+  t.equal(found.message.body.track_list[0].track.track_id, 5007, 'the imported lyrics are found');
+  const searched = await api.get('/ws/1.1/track.search', { apikey: api.keys.basic, q_track: 'fresh song' });
+  t.equal(searched.json.message.header.available, 300);
+});
+
+t.test('a full queue answers 503 at once with a hint and Retry-After', async (t) => {
+  // A catalog big enough that a long query keeps the single worker busy for a while.
+  const records = [...generateCatalog({ tracks: 2000, seed: 5 }).lines].map((l) => JSON.parse(l) as unknown);
+  const api = await startTestServer(t, { records, flags: ['--index-queue', '1'] });
+  const lyrics = records.flatMap((r) => ((r as { lyrics?: { lyrics_body: string } }).lyrics?.lyrics_body ?? []));
+  const text = lyrics.slice(0, 14).join('\n').slice(0, 19_000);
+  // Open every connection first, so the 40 requests reach the server together.
+  const agent = new Agent({ connections: 40, pipelining: 0, keepAliveTimeout: 10_000 });
+  t.teardown(() => agent.close());
+  await Promise.all(Array.from({ length: 40 }, () => undiciFetch(`${api.url}/healthz`, { dispatcher: agent }).then((r) => r.arrayBuffer())));
+  const replies = await Promise.all(
+    Array.from({ length: 40 }, () =>
+      undiciFetch(`${api.url}/ws/1.1/track.lyrics.fingerprint.post?apikey=${api.keys.enterprise}`, {
+        dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data: { text } }),
+      }).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), hint: r.headers.get('x-refrain-header-hint'), body: (await r.json()) as { message: { body: unknown } } })),
+    ),
+  );
+  const busy = replies.filter((r) => r.status === 503);
+  t.ok(busy.length > 0, `${busy.length} of 40 refused`);
+  t.same([...new Set(replies.map((r) => r.status))].sort(), [200, 503], 'admitted ones are answered, the rest refused');
+  t.equal(busy[0]?.retry, '1');
+  t.match(busy[0]?.hint, /system busy/);
+  t.same(busy[0]?.body.message.body, []);
+});
+
+t.test('a restart loads the built generation without rebuilding it', async (t) => {
+  const api = await startTestServer(t);
+  const dir = currentGeneration(api.data);
+  const generation = api.server.index.generation;
+  await api.server.close();
+  const { config } = parseCommand('serve', ['--data', api.data, '--port', '0', '--host', '127.0.0.1', '--index-threads', '1'], {});
+  const again = await startServer(config, { logger: createLogger('silent') });
+  t.teardown(() => again.close());
+  t.equal(again.index.generation, generation, 'the same generation is served');
+  t.equal(currentGeneration(api.data), dir, 'no new generation was written');
+  const ready = await fetch(`http://127.0.0.1:${again.port}/readyz`).then((r) => r.json() as Promise<{ index: { generation: number; lyrics: number } }>);
+  t.equal(ready.index.generation, generation);
+  t.ok(ready.index.lyrics > 0);
+});
