@@ -2,7 +2,7 @@
  * Build side of the fingerprint index: one document per recording (commontrack) with lyrics, whose
  * sampled gram buckets go into the posting lists (docs/index.md).
  */
-import { BUCKET_BITS, GRAM, SAMPLE, sampledBuckets } from './grams.js';
+import { BUCKET_BITS, GRAM, SAMPLE, indexKeys } from './grams.js';
 import { PostingsBuilder, U32List } from './postings.js';
 import { writeSegment, type SegmentEntry } from './layout.js';
 
@@ -20,7 +20,7 @@ export class FingerprintBuilder {
     if (text.length < GRAM) return;
     this.seen.add(commontrackId);
     if (this.scratch.length < text.length) this.scratch = new Uint32Array(text.length * 2);
-    this.postings.add(sampledBuckets(text, this.scratch));
+    this.postings.add(indexKeys(text, this.scratch));
     this.tracks.push(trackId);
     this.commons.push(commontrackId);
     this.normalizedChars += text.length;

@@ -7,7 +7,7 @@
  * 2. Verification: the best candidates are compared gram by gram with the query (coverage.ts);
  *    `similarity` is the share of the query's characters the lyric accounts for, 0–100.
  */
-import { bucketOf, isSampled, gramHashes, GRAM } from './grams.js';
+import { GRAM, indexKeys } from './grams.js';
 import { QueryGrams } from './coverage.js';
 import { column, type LoadedIndex } from './layout.js';
 import { normalizeText } from './normalize.js';
@@ -16,11 +16,13 @@ import { DeadlineError } from './deadline.js';
 import { TopK } from './topk.js';
 
 /** Postings read per query at most (the rarest grams first). */
-export const POSTINGS_BUDGET = 60_000;
+export const POSTINGS_BUDGET = Number(process.env.FP_BUDGET ?? 40_000);
 /** Candidates verified per query: at least this many, or 2 × size. */
 const MIN_VERIFIED = 16;
 /** A candidate whose vote is below this share of the best vote is not verified. */
-const VOTE_FLOOR = 0.15;
+const VOTE_FLOOR = Number(process.env.FP_FLOOR ?? 0.3);
+/** Verification stops at a candidate with fewer votes than this share of a verified match's. */
+const STOP_RATIO = Number(process.env.FP_STOP ?? 0.5);
 
 export interface FingerprintHit {
   /** The track whose lyrics represent the recording in the index. */
@@ -39,7 +41,8 @@ export class FingerprintSearcher {
   private readonly track: Uint32Array;
   private readonly common: Uint32Array;
   private readonly docs: number;
-  private readonly votes: Float32Array;
+  /** Votes per document in eighths of idf (16 bits keep the array small enough to stay in cache). */
+  private readonly votes: Uint16Array;
   private readonly touched: Uint32Array;
   private scratch = new Uint32Array(4096);
 
@@ -52,7 +55,7 @@ export class FingerprintSearcher {
     this.track = column(index, 'fp-docs', 'track', 'u32');
     this.common = column(index, 'fp-docs', 'common', 'u32');
     this.docs = this.track.length;
-    this.votes = new Float32Array(this.docs);
+    this.votes = new Uint16Array(this.docs);
     this.touched = new Uint32Array(Math.max(1, this.docs));
   }
 
@@ -62,25 +65,33 @@ export class FingerprintSearcher {
     const candidates = this.candidates(query, Math.max(MIN_VERIFIED, 2 * size));
     const grams = new QueryGrams(query);
     const hits: FingerprintHit[] = [];
-    for (const doc of candidates) {
+    // Vote of the best-voted candidate that verified as a real match (similarity ≥ 50).
+    let strongVote = 0;
+    for (const { doc, vote } of candidates) {
       if (Date.now() > deadline) throw new DeadlineError();
+      // Far fewer votes than a verified match: a lyric sharing only clichés with the query.
+      if (vote < strongVote * STOP_RATIO) break;
       const lyric = this.lyricsOf(this.track[doc]);
       if (lyric === undefined) continue;
       const { covered, longest } = grams.coverage(lyric);
       if (covered === 0) continue;
-      hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity: (100 * covered) / query.length, covered, longest });
+      const similarity = (100 * covered) / query.length;
+      hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity, covered, longest });
+      if (similarity >= 50 && strongVote === 0) strongVote = vote;
     }
     hits.sort((a, b) => b.similarity - a.similarity || b.longest - a.longest);
     return hits.slice(0, size);
   }
 
   /** Documents with the most weighted votes, best first. */
-  private candidates(query: string, count: number): number[] {
+  private candidates(query: string, count: number): { doc: number; vote: number }[] {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
-    const n = gramHashes(query, this.scratch);
-    const buckets = new Set<number>();
-    for (let i = 0; i < n; i++) if (isSampled(this.scratch[i])) buckets.add(bucketOf(this.scratch[i]));
-    const lists = [...buckets].map((b) => this.postings.list(b)).filter((l) => l.length > 0);
+    const keys = indexKeys(query, this.scratch);
+    const lists: Uint32Array[] = [];
+    for (const key of keys) {
+      const list = this.postings.list(key);
+      if (list.length > 0) lists.push(list);
+    }
     lists.sort((a, b) => a.length - b.length);
 
     const { votes, touched } = this;
@@ -89,11 +100,12 @@ export class FingerprintSearcher {
     for (const list of lists) {
       if (read + list.length > POSTINGS_BUDGET && read > 0) break;
       read += list.length;
-      const weight = Math.log(1 + this.docs / list.length);
+      const weight = Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
       for (let i = 0; i < list.length; i++) {
         const doc = list[i];
-        if (votes[doc] === 0) touched[nTouched++] = doc;
-        votes[doc] += weight;
+        const v = votes[doc];
+        if (v === 0) touched[nTouched++] = doc;
+        votes[doc] = Math.min(0xffff, v + weight);
       }
     }
     let best = 0;
@@ -103,8 +115,8 @@ export class FingerprintSearcher {
     for (let i = 0; i < nTouched; i++) {
       const doc = touched[i];
       if (votes[doc] >= floor && votes[doc] > top.floor) top.push(doc, votes[doc]);
-      votes[doc] = 0;
     }
-    return top.sorted();
+    for (let i = 0; i < nTouched; i++) votes[touched[i]] = 0;
+    return top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
   }
 }

@@ -54,13 +54,21 @@ export const isSampled = (hash: number): boolean => (hash & (SAMPLE - 1)) === 0;
 /** The posting list a gram hash lives in. */
 export const bucketOf = (hash: number): number => hash >>> (32 - BUCKET_BITS);
 
-/** Distinct sampled buckets of a normalised text, in ascending order. */
-export function sampledBuckets(s: string, scratch: Uint32Array): Uint32Array {
+/**
+ * Distinct index keys of a normalised text, ascending: each pair of consecutive sampled grams,
+ * hashed together. A pair spans about GRAM + SAMPLE characters and every line break of a passage
+ * falls inside one, so the keys that tell songs apart (where one cliché line meets the next) are
+ * rare, short posting lists, while a typo still breaks only the one or two pairs around it.
+ */
+export function indexKeys(s: string, scratch: Uint32Array): Uint32Array {
   const n = gramHashes(s, scratch);
   let k = 0;
+  let prev = -1;
   for (let i = 0; i < n; i++) {
     const h = scratch[i];
-    if (isSampled(h)) scratch[k++] = bucketOf(h);
+    if (!isSampled(h)) continue;
+    if (prev >= 0) scratch[k++] = bucketOf(mix((Math.imul(prev, 0x9e3779b1) ^ h) >>> 0));
+    prev = h;
   }
   const sorted = scratch.subarray(0, k).sort();
   let u = 0;

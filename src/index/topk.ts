@@ -35,9 +35,14 @@ export class TopK {
 
   /** Ids from best to worst. */
   sorted(): number[] {
+    return this.entries().map((e) => e.id);
+  }
+
+  /** Ids with their scores, from best to worst. */
+  entries(): { id: number; score: number }[] {
     const order = this.ids.map((_, i) => i);
     order.sort((a, b) => this.scores[b] - this.scores[a] || this.ties[a] - this.ties[b]);
-    return order.map((i) => this.ids[i]);
+    return order.map((i) => ({ id: this.ids[i], score: this.scores[i] }));
   }
 
   /** Whether (score, tie) ranks above the heap entry at i. */

@@ -5,15 +5,24 @@
  */
 import t from 'tap';
 import { z } from 'zod';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 import { METHODS } from '../../src/api/registry.js';
 
 /** A value each parameter must refuse. */
 function badValue(name: string, schema: z.ZodType): string | undefined {
-  for (const candidate of ['-1', 'x!', 'not-a-date', '2', 'a'.repeat(70)]) {
+  for (const candidate of ['-1', 'x!', 'not-a-date', '2', 'a'.repeat(70), 'a'.repeat(600)]) {
     if (!schema.safeParse(candidate).success) return candidate;
   }
   return undefined;
+}
+
+const VALID_TEXT = 'ten words of text that any screening method would happily take';
+
+/** POST a JSON body to a method, with query parameters. */
+async function post(s: TestServer, method: string, query: Record<string, string | number>, body: unknown) {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const res = await fetch(`${s.url}/ws/1.1/${method}?${qs}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as { message: { header: { hint: string } } } };
 }
 
 t.test('400 names the bad parameter, for every parameter of every method', async (t) => {
@@ -24,7 +33,8 @@ t.test('400 names the bad parameter, for every parameter of every method', async
     for (const [name, schema] of Object.entries(shape)) {
       const value = badValue(name, schema);
       t.ok(value !== undefined, `${method.name} ${name} refuses something`);
-      const r = await s.get(`/ws/1.1/${method.name}`, { apikey: s.keys.enterprise, track_id: 1, artist_id: 100, album_id: 1000, [name]: value! });
+      const query = { apikey: s.keys.enterprise, track_id: 1, artist_id: 100, album_id: 1000, [name]: value! };
+      const r = method.http === 'POST' ? await post(s, method.name, query, name === 'data' ? { data: value } : { data: { text: VALID_TEXT } }) : await s.get(`/ws/1.1/${method.name}`, query);
       t.equal(r.status, 400, `${method.name} ${name}=${value}`);
       t.match(r.json.message.header.hint, new RegExp(`^${name} `), `${method.name}: the hint names ${name}`);
       checked++;

@@ -1,0 +1,106 @@
+/**
+ * bench/fingerprint: the fingerprint index at scale (DESIGN.md §8).
+ *
+ *   npm run bench:fingerprint -- [--data DIR] [--build] [--queries 2000] [--seconds 8]
+ *
+ * Reports, on a catalog with a built index (default bench/.data/catalog-1000000, made by
+ * bench:import): index build time and peak memory (with --build, a fresh `refrain index --force`),
+ * index bytes per lyric, server start-up time with the built index, fingerprint latency of
+ * 200-character excerpts inside the engine (p50/p99: the code a pool worker runs), and over HTTP
+ * the throughput held at p99 ≤ 20 ms with the server's CPU per request, next to a bare uWS app
+ * measured in the same run. wrk (one thread) shares the 2 cores with the server.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Catalog } from '../../src/catalog/store.js';
+import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/layout.js';
+import { FingerprintSearcher } from '../../src/index/fingerprint.js';
+import { normalizeText } from '../../src/index/normalize.js';
+import { machine, wrkVersion } from '../lib/measure.js';
+import { benchKey, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult } from '../lib/index-bench.js';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string', default: path.join(ROOT, 'bench/.data/catalog-1000000') },
+    build: { type: 'boolean', default: false },
+    queries: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '1,2,4,8,16,32' },
+  },
+});
+const data = values.data;
+const seconds = Number(values.seconds);
+const connections = values.connections.split(',').map(Number);
+const EXCERPT = 200;
+
+let build: { seconds: number; peakRssMiB: number } | undefined;
+if (values.build || !currentGeneration(data)) {
+  console.error('building the index…');
+  const run = spawnSync('/usr/bin/time', ['-v', process.execPath, path.join(ROOT, 'bin/refrain.js'), 'index', '--force', '--json', '--data', data], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`refrain index failed: ${run.stderr}`);
+  const report = JSON.parse(run.stdout) as { seconds: number };
+  build = { seconds: report.seconds, peakRssMiB: Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? 0) / 1024 };
+}
+const manifest = readManifest(currentGeneration(data)!);
+
+const catalog = Catalog.open(data);
+const withLyrics = sampleTracks(catalog, Number(values.queries), 11, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
+const random = mulberry32(12);
+const queries = withLyrics.map((id) => {
+  const body = catalog.getContent('lyrics', id)!.lyrics_body;
+  let start = Math.floor(random() * (body.length - EXCERPT));
+  while (start > 0 && body[start - 1] !== ' ' && body[start - 1] !== '\n') start--;
+  return { id, text: body.slice(start, start + EXCERPT) };
+});
+let tracksWithLyrics = 0;
+for (const { value } of catalog.tracks.getRange({ start: 1, end: 0xffff_ffff })) if (value.has_lyrics) tracksWithLyrics++;
+const key = benchKey(catalog, 'bench/fingerprint');
+
+// Inside the engine: the worker's code on the main thread of this process.
+const index = await loadGenerationAsync(currentGeneration(data)!);
+const searcher = new FingerprintSearcher(index, (id) => {
+  const body = catalog.getContent('lyrics', id)?.lyrics_body;
+  return body === undefined ? undefined : normalizeText(body);
+});
+let found = 0;
+const engine = latency(queries, (q) => {
+  const hits = searcher.search(q.text, 10, Infinity);
+  if (hits.length && catalog.getTrack(q.id)?.commontrack_id === hits[0].commontrack) found++;
+});
+await catalog.close();
+
+// Over HTTP.
+const bare = await startBare();
+const bareRows = sweep(bare.url, bare.pid, undefined, connections, seconds);
+bare.stop();
+const server = await startRefrain(data);
+const script = luaScript(path.join(data, 'wrk', 'fingerprint.lua'), queries.map((q) => ({
+  method: 'POST', path: `/ws/1.1/track.lyrics.fingerprint.post?apikey=${key}`, body: JSON.stringify({ data: { text: q.text } }),
+})));
+const rows = sweep(server.url + '/', server.pid, script, connections, seconds);
+server.stop();
+
+const held = heldAtTarget(rows);
+const bytes = manifest.stats.bytes;
+const fpBytes = Object.entries(manifest.segments).filter(([k]) => k.startsWith('fp')).reduce((n, [, s]) => n + s.bytes, 0);
+const summary = [
+  `bench/fingerprint — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${wrkVersion()}, 1 thread, ${seconds} s per row`,
+  `catalog ${manifest.parts.text.tracks.toLocaleString('en')} tracks, ${tracksWithLyrics.toLocaleString('en')} with lyrics, ` +
+    `${manifest.parts.fp.docs.toLocaleString('en')} distinct lyrics (recordings) in the fingerprint index; queries: ${queries.length} exact ${EXCERPT}-character excerpts of random catalog lyrics (seed 11)`,
+  '',
+  '| figure | measured | budget (DESIGN.md §8) |',
+  '|---|---:|---:|',
+  `| index build | ${build ? `${build.seconds.toFixed(1)} s, peak RSS ${(build.peakRssMiB / 1024).toFixed(1)} GiB` : `${(manifest.stats.scanSeconds + manifest.stats.writeSeconds).toFixed(1)} s (from the manifest)`} | ≤ 120 s |`,
+  `| index bytes per lyric (all parts / tracks with lyrics) | ${(bytes / tracksWithLyrics).toFixed(0)} B | ≤ 1,536 B |`,
+  `| … fingerprint part per distinct lyric | ${(fpBytes / manifest.parts.fp.docs).toFixed(0)} B | |`,
+  `| … whole index per distinct lyric | ${(bytes / manifest.parts.fp.docs).toFixed(0)} B | |`,
+  `| start-up with the built index (to listening, workers warm) | ${server.startSeconds.toFixed(1)} s | ≤ 10 s |`,
+  `| fingerprint in the engine, p50 / p99 | ${engine.p50ms.toFixed(2)} / ${engine.p99ms.toFixed(2)} ms | ≤ 1 / ≤ 5 ms |`,
+  `| … its source track's recording ranked first | ${((100 * found) / queries.length).toFixed(1)}% | |`,
+  `| HTTP throughput at p99 ≤ 20 ms | ${held ? `${Math.round(held.rps).toLocaleString('en')} req/s (${held.connections} connections, p99 ${held.p99ms.toFixed(1)} ms)` : 'not reached'} | ≥ 2,000 req/s |`,
+  '',
+  sweepTable(rows.map((row) => ({ name: 'track.lyrics.fingerprint.post', row })), bareRows),
+].join('\n');
+console.log(summary);
+writeResult('fingerprint', summary, { at: new Date().toISOString(), machine: machine(), data, build, manifest: { parts: manifest.parts, stats: manifest.stats }, tracksWithLyrics, engine, found, rows, bareRows, startSeconds: server.startSeconds });
