@@ -20,7 +20,7 @@ const VALID_TEXT = 'ten words of text that any screening method would happily ta
 
 /** POST a JSON body to a method, with query parameters. */
 async function post(s: TestServer, method: string, query: Record<string, string | number>, body: unknown) {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const res = await fetch(`${s.url}/ws/1.1/${method}?${qs}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, json: (await res.json()) as { message: { header: { hint: string } } } };
 }
