@@ -15,14 +15,16 @@ import { PostingsView } from './postings.js';
 import { DeadlineError } from './deadline.js';
 import { TopK } from './topk.js';
 
-/** Postings read per query at most (the rarest grams first). */
-export const POSTINGS_BUDGET = Number(process.env.FP_BUDGET ?? 40_000);
+/** Postings read per query (the rarest keys first) when the evidence is clear… */
+export const POSTINGS_BUDGET = 40_000;
+/** …and at most, while several lyrics tie for the most votes (noisy queries). */
+export const POSTINGS_CAP = 160_000;
 /** Candidates verified per query: at least this many, or 2 × size. */
 const MIN_VERIFIED = 16;
 /** A candidate whose vote is below this share of the best vote is not verified. */
-const VOTE_FLOOR = Number(process.env.FP_FLOOR ?? 0.3);
+const VOTE_FLOOR = 0.3;
 /** Verification stops at a candidate with fewer votes than this share of a verified match's. */
-const STOP_RATIO = Number(process.env.FP_STOP ?? 0.5);
+const STOP_RATIO = 0.5;
 
 export interface FingerprintHit {
   /** The track whose lyrics represent the recording in the index. */
@@ -97,19 +99,30 @@ export class FingerprintSearcher {
     const { votes, touched } = this;
     let nTouched = 0;
     let read = 0;
+    let best = 0;
+    let atBest = 0;
     for (const list of lists) {
-      if (read + list.length > POSTINGS_BUDGET && read > 0) break;
+      if (read > 0 && read + list.length > POSTINGS_BUDGET) {
+        // Past the budget only while several lyrics tie for the most votes (the keys read so far
+        // are clichés they share: a noisy query lost its rarer keys), and never past the cap.
+        if (read + list.length > POSTINGS_CAP || atBest <= 1) break;
+      }
       read += list.length;
       const weight = Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
       for (let i = 0; i < list.length; i++) {
         const doc = list[i];
         const v = votes[doc];
         if (v === 0) touched[nTouched++] = doc;
-        votes[doc] = Math.min(0xffff, v + weight);
+        const next = Math.min(0xffff, v + weight);
+        votes[doc] = next;
+        if (next > best) {
+          best = next;
+          atBest = 1;
+        } else if (next === best) {
+          atBest++;
+        }
       }
     }
-    let best = 0;
-    for (let i = 0; i < nTouched; i++) if (votes[touched[i]] > best) best = votes[touched[i]];
     const floor = best * VOTE_FLOOR;
     const top = new TopK(count);
     for (let i = 0; i < nTouched; i++) {
