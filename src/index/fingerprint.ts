@@ -36,6 +36,8 @@ export interface FingerprintHit {
   covered: number;
   /** Longest passage of the query found in the lyric, in normalised characters. */
   longest: number;
+  /** The recording's tracks, most popular first. */
+  tracks: number[];
 }
 
 export class FingerprintSearcher {
@@ -52,6 +54,8 @@ export class FingerprintSearcher {
     index: LoadedIndex,
     /** Normalised lyrics of a track, or undefined when it has none any more. */
     private readonly lyricsOf: (trackId: number) => string | undefined,
+    /** Track ids of a recording, in the order the API lists them. */
+    private readonly versionsOf: (commontrack: number, indexed: number) => number[] = (_, indexed) => [indexed],
   ) {
     this.postings = new PostingsView(index, 'fp');
     this.track = column(index, 'fp-docs', 'track', 'u32');
@@ -78,11 +82,13 @@ export class FingerprintSearcher {
       const { covered, longest } = grams.coverage(lyric);
       if (covered === 0) continue;
       const similarity = (100 * covered) / query.length;
-      hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity, covered, longest });
+      hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity, covered, longest, tracks: [] });
       if (similarity >= 50 && strongVote === 0) strongVote = vote;
     }
     hits.sort((a, b) => b.similarity - a.similarity || b.longest - a.longest);
-    return hits.slice(0, size);
+    const top = hits.slice(0, size);
+    for (const hit of top) hit.tracks = this.versionsOf(hit.commontrack, hit.track);
+    return top;
   }
 
   /** Documents with the most weighted votes, best first. */

@@ -9,7 +9,7 @@
  * reader only ever sees whole generations. Segments are loaded into SharedArrayBuffers: every pool
  * worker reads the same memory.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -48,6 +48,20 @@ export interface LoadedIndex {
   manifest: Manifest;
   buffers: Record<string, SharedArrayBuffer>;
 }
+
+/**
+ * What a pool task carries of a generation: the shared buffers and the manifest as JSON text (a
+ * string crosses threads as one copy; an object graph is cloned field by field on every task).
+ */
+export interface IndexHandle {
+  id: number;
+  dir: string;
+  manifestJson: string;
+  buffers: Record<string, SharedArrayBuffer>;
+}
+
+export const handleOf = (index: LoadedIndex): IndexHandle => ({ id: index.id, dir: index.dir, manifestJson: JSON.stringify(index.manifest), buffers: index.buffers });
+export const indexOf = (handle: IndexHandle): LoadedIndex => ({ id: handle.id, dir: handle.dir, manifest: JSON.parse(handle.manifestJson) as Manifest, buffers: handle.buffers });
 
 /** Largest segment written, in bytes (typed-array views and Buffers must stay well under 4 GiB). */
 export const MAX_SEGMENT_BYTES = 2 ** 30;
@@ -104,23 +118,6 @@ function typeOf(a: Typed): ColumnType {
   return 'u32';
 }
 
-/** Reads a segment file into a new SharedArrayBuffer. */
-export function loadSegment(dir: string, entry: SegmentEntry): SharedArrayBuffer {
-  const sab = new SharedArrayBuffer(entry.bytes);
-  const view = new Uint8Array(sab);
-  const fd = openSync(path.join(dir, entry.file), 'r');
-  try {
-    for (let at = 0; at < entry.bytes; ) {
-      const n = readSync(fd, view, at, Math.min(WRITE_CHUNK, entry.bytes - at), at);
-      if (n === 0) throw new Error(`index segment ${entry.file} is shorter than its manifest says`);
-      at += n;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return sab;
-}
-
 const CTORS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f32: Float32Array } as const;
 
 /** A named array of a loaded segment. */
@@ -149,7 +146,7 @@ async function loadSegmentAsync(dir: string, entry: SegmentEntry): Promise<Share
   return sab;
 }
 
-/** loadGeneration without blocking the event loop (a server swapping generations). */
+/** Loads every segment of a generation into SharedArrayBuffers, without blocking the event loop. */
 export async function loadGenerationAsync(dir: string): Promise<LoadedIndex> {
   const manifest = readManifest(dir);
   if (manifest.format !== INDEX_FORMAT) throw new Error(`index ${dir} has format ${manifest.format}, this version reads ${INDEX_FORMAT}`);
@@ -159,15 +156,6 @@ export async function loadGenerationAsync(dir: string): Promise<LoadedIndex> {
 }
 
 let loads = 0;
-
-/** Loads every segment of a generation into SharedArrayBuffers. */
-export function loadGeneration(dir: string): LoadedIndex {
-  const manifest = readManifest(dir);
-  if (manifest.format !== INDEX_FORMAT) throw new Error(`index ${dir} has format ${manifest.format}, this version reads ${INDEX_FORMAT}`);
-  const buffers: Record<string, SharedArrayBuffer> = {};
-  for (const [name, entry] of Object.entries(manifest.segments)) buffers[name] = loadSegment(dir, entry);
-  return { id: ++loads * 1000 + (process.pid % 1000), dir, manifest, buffers };
-}
 
 /** Next generation number and its temporary directory. */
 export function newGenerationDir(dataDir: string): { generation: number; tmp: string } {

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/store.js';
 import { RefrainError } from '../errors.js';
 import { buildIndex, isCurrent } from './build.js';
-import { currentGeneration, loadGenerationAsync, type LoadedIndex } from './layout.js';
+import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from './layout.js';
 import type { Task, TaskEnvelope, TaskResult } from './worker.js';
 import type { FingerprintHit } from './fingerprint.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from './text-search.js';
@@ -37,6 +37,8 @@ const BUSY = (): RefrainError =>
 
 export class IndexService {
   private index!: LoadedIndex;
+  /** What tasks carry of the current generation (computed once per generation). */
+  private handle!: IndexHandle;
   private readonly pool: Piscina<TaskEnvelope, TaskResult>;
   private timer?: NodeJS.Timeout;
   private building?: Promise<void>;
@@ -71,7 +73,7 @@ export class IndexService {
       const report = await buildIndex(options.dataDir);
       options.logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
     }
-    service.index = await loadGenerationAsync(currentGeneration(options.dataDir)!);
+    service.use(await loadGenerationAsync(currentGeneration(options.dataDir)!));
     await service.warm();
     service.lastSeen = options.catalog.lastChange();
     service.timer = setInterval(() => service.poll(), options.pollMs ?? 1000);
@@ -134,7 +136,7 @@ export class IndexService {
 
   private async run(task: Task): Promise<TaskResult> {
     if (this.inFlight >= this.options.threads + this.options.queue) throw BUSY();
-    const envelope: TaskEnvelope = { index: this.index, dataDir: this.options.dataDir, deadline: Date.now() + this.options.deadlineMs, task };
+    const envelope: TaskEnvelope = { index: this.handle, dataDir: this.options.dataDir, deadline: Date.now() + this.options.deadlineMs, task };
     this.inFlight++;
     try {
       // A task still queued at twice its deadline is dropped (a running one gave up by then).
@@ -155,6 +157,11 @@ export class IndexService {
     return e instanceof Error ? e : new Error(message);
   }
 
+  private use(index: LoadedIndex): void {
+    this.index = index;
+    this.handle = handleOf(index);
+  }
+
   private async warm(): Promise<void> {
     await Promise.all(Array.from({ length: this.options.threads * 2 }, () => this.run({ op: 'warm' })));
   }
@@ -165,7 +172,7 @@ export class IndexService {
       const next = await loadGenerationAsync(dir);
       if (this.closed) return;
       const previous = this.index;
-      this.index = next;
+      this.use(next);
       await this.warm();
       this.options.logger.info({ generation: next.manifest.generation, previous: previous.manifest.generation }, 'index generation swapped in');
     } catch (err) {

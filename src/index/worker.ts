@@ -5,7 +5,7 @@
  * (DESIGN.md §10: a worker parked in Atomics.wait would otherwise keep an old snapshot).
  */
 import { Catalog } from '../catalog/store.js';
-import type { LoadedIndex } from './layout.js';
+import { indexOf, type IndexHandle } from './layout.js';
 import { FingerprintSearcher, type FingerprintHit } from './fingerprint.js';
 import { TextSearcher, type ArtistQuery, type MatchQuery, type TrackQuery, type SearchResult, type MatchResult } from './text-search.js';
 import { normalizeText } from './normalize.js';
@@ -18,7 +18,7 @@ export type Task =
   | { op: 'match'; query: MatchQuery };
 
 export interface TaskEnvelope {
-  index: LoadedIndex;
+  index: IndexHandle;
   dataDir: string;
   /** Date.now() after which the task gives up (DeadlineError). */
   deadline: number;
@@ -50,13 +50,22 @@ function normalizedLyrics(trackId: number): string | undefined {
   return text;
 }
 
+/** The tracks of a recording, most popular first (the indexed one when the group is gone). */
+function versionsOf(commontrack: number, indexed: number): number[] {
+  const tracks = catalog!.idsOf('commontrack', commontrack).map((id) => catalog!.getTrack(id)).filter((t) => t !== undefined);
+  if (tracks.length === 0) return catalog!.getTrack(indexed) ? [indexed] : [];
+  tracks.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
+  return tracks.map((t) => t.track_id);
+}
+
 function enginesFor(envelope: TaskEnvelope): Engines {
   let e = engines.get(envelope.index.id);
   if (!e) {
     catalog ??= Catalog.open(envelope.dataDir);
+    const index = indexOf(envelope.index);
     e = {
-      fingerprint: new FingerprintSearcher(envelope.index, normalizedLyrics),
-      text: new TextSearcher(envelope.index, catalog),
+      fingerprint: new FingerprintSearcher(index, normalizedLyrics, versionsOf),
+      text: new TextSearcher(index, catalog),
     };
     engines.set(envelope.index.id, e);
     // Keep the newest two generations: a task of the previous one may still arrive.

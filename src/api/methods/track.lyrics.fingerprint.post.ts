@@ -8,8 +8,6 @@ import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
 import { intParam } from '../../http/params.js';
 import { RefrainError } from '../../errors.js';
-import type { TrackRecord } from '../../catalog/records.js';
-import type { Catalog } from '../../catalog/store.js';
 
 /** Fewest words a text must hold to be screened. */
 export const MIN_WORDS = 10;
@@ -49,8 +47,10 @@ export default defineMethod({
     const hits = await ctx.index.fingerprint(text, p.size);
     const trackList: object[] = [];
     for (const hit of hits) {
-      for (const track of versionsOf(ctx.catalog, hit.commontrack, hit.track)) {
+      for (const id of hit.tracks) {
         if (trackList.length >= limit) break;
+        const track = ctx.catalog.getTrack(id);
+        if (!track) continue;
         trackList.push({
           similarity: Math.round(hit.similarity * 100) / 100,
           matched_chars: hit.covered,
@@ -63,13 +63,3 @@ export default defineMethod({
     return { track_list: trackList };
   },
 });
-
-/** The tracks of a recording, most popular first (the indexed one when the group is gone). */
-function versionsOf(catalog: Catalog, commontrack: number, indexed: number): TrackRecord[] {
-  const tracks = catalog.idsOf('commontrack', commontrack).map((id) => catalog.getTrack(id)).filter((t): t is TrackRecord => t !== undefined);
-  if (tracks.length === 0) {
-    const t = catalog.getTrack(indexed);
-    return t ? [t] : [];
-  }
-  return tracks.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
-}
