@@ -47,16 +47,28 @@ function demoKey(dataDir: string): string | undefined {
   }
 }
 
+/** Text safe inside a single-quoted shell word. */
+const shellQuoted = (text: string): string => text.replace(/'/g, "'\\''");
+
 export async function runServe(config: ServeConfig): Promise<number> {
   if (config.demo) await prepareDemo(config);
   const server = await startServer(config);
   const key = demoKey(config.data);
   const first = server.catalog.trackIds()[Symbol.iterator]().next();
   if (key && !first.done) {
+    const track = server.catalog.getTrack(first.value);
+    const lyrics = server.catalog.getContent('lyrics', first.value)?.lyrics_body ?? '';
+    const excerpt = lyrics.split('\n').filter(Boolean).slice(0, 4).join('\n');
+    const word = encodeURIComponent(track?.track_name.split(' ')[0] ?? 'love').replace(/'/g, '%27');
     process.stderr.write(
       `\nRefrain is serving ${server.catalog.trackCount().toLocaleString('en')} tracks at ${server.url}\n` +
         `Try:\n  curl '${server.url}/ws/1.1/track.lyrics.get?track_id=${first.value}&apikey=${key}'\n` +
+        `  curl '${server.url}/ws/1.1/track.search?q_track=${word}&page_size=3&apikey=${key}'\n` +
         `  curl '${server.url}/ws/1.1/chart.tracks.get?page_size=3&apikey=${key}'\n` +
+        (excerpt
+          ? `  curl -X POST '${server.url}/ws/1.1/track.lyrics.fingerprint.post?size=3&apikey=${key}' -H 'Content-Type: application/json' \\\n` +
+            `    -d '${shellQuoted(JSON.stringify({ data: { text: excerpt } }))}'\n`
+          : '') +
         `API description: ${server.url}/ws/1.1/openapi.json\n\n`,
     );
   }

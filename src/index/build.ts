@@ -59,7 +59,7 @@ function buildGeneration(dataDir: string, catalog: Catalog, options: BuildOption
   const started = performance.now();
   const catalogSeq = catalog.lastChange();
   const total = catalog.trackCount();
-  const fingerprint = new FingerprintBuilder();
+  const fingerprint = new FingerprintBuilder(total);
   const text = new TextBuilder(catalog);
   let tracks = 0;
   for (const { value: track } of catalog.tracks.getRange({ start: 1, end: 0xffff_ffff })) {

@@ -2,7 +2,7 @@
  * Build side of the fingerprint index: one document per recording (commontrack) with lyrics, whose
  * sampled gram buckets go into the posting lists (docs/index.md).
  */
-import { BUCKET_BITS, GRAM, SAMPLE, indexKeys } from './grams.js';
+import { bucketBitsFor, GRAM, SAMPLE, indexKeys } from './grams.js';
 import { PostingsBuilder, U32List } from './postings.js';
 import { writeSegment, type SegmentEntry } from './layout.js';
 
@@ -13,6 +13,12 @@ export class FingerprintBuilder {
   private readonly seen = new Set<number>();
   private scratch = new Uint32Array(1 << 14);
   normalizedChars = 0;
+  private readonly bits: number;
+
+  /** `tracks`: the catalog's size, which sets the number of posting lists. */
+  constructor(tracks: number) {
+    this.bits = bucketBitsFor(tracks);
+  }
 
   /** Offers a track's normalised lyrics; the first track of each recording with lyrics represents it. */
   add(trackId: number, commontrackId: number, text: string): void {
@@ -20,7 +26,7 @@ export class FingerprintBuilder {
     if (text.length < GRAM) return;
     this.seen.add(commontrackId);
     if (this.scratch.length < text.length) this.scratch = new Uint32Array(text.length * 2);
-    this.postings.add(indexKeys(text, this.scratch));
+    this.postings.add(indexKeys(text, this.scratch, this.bits));
     this.tracks.push(trackId);
     this.commons.push(commontrackId);
     this.normalizedChars += text.length;
@@ -31,7 +37,7 @@ export class FingerprintBuilder {
   }
 
   write(dir: string): { segments: Record<string, SegmentEntry>; part: Record<string, number> } {
-    const { segments, keysPerShard, shards } = this.postings.write(dir, 'fp', 2 ** BUCKET_BITS);
+    const { segments, keysPerShard, shards } = this.postings.write(dir, 'fp', 2 ** this.bits);
     const track = new Uint32Array(this.docs);
     const common = new Uint32Array(this.docs);
     let i = 0;
@@ -41,7 +47,7 @@ export class FingerprintBuilder {
     segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track, common });
     return {
       segments,
-      part: { docs: this.docs, entries: this.postings.entries, keysPerShard, shards, gram: GRAM, sample: SAMPLE, bucketBits: BUCKET_BITS },
+      part: { docs: this.docs, entries: this.postings.entries, keysPerShard, shards, gram: GRAM, sample: SAMPLE, bucketBits: this.bits },
     };
   }
 }

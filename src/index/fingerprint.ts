@@ -49,6 +49,7 @@ export class FingerprintSearcher {
   private readonly votes: Uint16Array;
   private readonly touched: Uint32Array;
   private scratch = new Uint32Array(4096);
+  private readonly bits: number;
 
   constructor(
     index: LoadedIndex,
@@ -58,6 +59,7 @@ export class FingerprintSearcher {
     private readonly versionsOf: (commontrack: number, indexed: number) => number[] = (_, indexed) => [indexed],
   ) {
     this.postings = new PostingsView(index, 'fp');
+    this.bits = index.manifest.parts.fp.bucketBits;
     this.track = column(index, 'fp-docs', 'track', 'u32');
     this.common = column(index, 'fp-docs', 'common', 'u32');
     this.docs = this.track.length;
@@ -94,7 +96,7 @@ export class FingerprintSearcher {
   /** Documents with the most weighted votes, best first. */
   private candidates(query: string, count: number): { doc: number; vote: number }[] {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
-    const keys = indexKeys(query, this.scratch);
+    const keys = indexKeys(query, this.scratch, this.bits);
     const lists: Uint32Array[] = [];
     for (const key of keys) {
       const list = this.postings.list(key);

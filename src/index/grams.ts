@@ -10,8 +10,13 @@
 export const GRAM = 5;
 /** One gram in SAMPLE is indexed (a power of two). */
 export const SAMPLE = 4;
-/** Gram hashes are reduced to this many bits to address the posting lists. */
-export const BUCKET_BITS = 24;
+/**
+ * Keys are reduced to this many bits to address the posting lists: enough for about 128 lists per
+ * track (few collisions), at most 2^24 (a 64 MiB offset table), at least 2^16.
+ */
+export function bucketBitsFor(tracks: number): number {
+  return Math.min(24, Math.max(16, Math.ceil(Math.log2(Math.max(1, tracks) * 128))));
+}
 
 const BASE = 0x01000193;
 /** BASE^(GRAM-1) mod 2^32, to take the outgoing character off the rolling hash. */
@@ -51,23 +56,23 @@ export function gramHashes(s: string, out: Uint32Array): number {
 /** Whether a gram hash is one the index keeps. */
 export const isSampled = (hash: number): boolean => (hash & (SAMPLE - 1)) === 0;
 
-/** The posting list a gram hash lives in. */
-export const bucketOf = (hash: number): number => hash >>> (32 - BUCKET_BITS);
+/** The posting list (of 2^bits) a key hash lives in. */
+export const bucketOf = (hash: number, bits: number): number => hash >>> (32 - bits);
 
 /**
  * Distinct index keys of a normalised text, ascending: each pair of consecutive sampled grams,
- * hashed together. A pair spans about GRAM + SAMPLE characters and every line break of a passage
+ * hashed together into one of 2^bits posting lists. A pair spans about GRAM + SAMPLE characters and every line break of a passage
  * falls inside one, so the keys that tell songs apart (where one cliché line meets the next) are
  * rare, short posting lists, while a typo still breaks only the one or two pairs around it.
  */
-export function indexKeys(s: string, scratch: Uint32Array): Uint32Array {
+export function indexKeys(s: string, scratch: Uint32Array, bits: number): Uint32Array {
   const n = gramHashes(s, scratch);
   let k = 0;
   let prev = -1;
   for (let i = 0; i < n; i++) {
     const h = scratch[i];
     if (!isSampled(h)) continue;
-    if (prev >= 0) scratch[k++] = bucketOf(mix((Math.imul(prev, 0x9e3779b1) ^ h) >>> 0));
+    if (prev >= 0) scratch[k++] = bucketOf(mix((Math.imul(prev, 0x9e3779b1) ^ h) >>> 0), bits);
     prev = h;
   }
   const sorted = scratch.subarray(0, k).sort();

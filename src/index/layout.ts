@@ -14,7 +14,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Version of the segment layout; a generation written with another one is rebuilt, not read. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 /** A typed array's element type as stored. */
 export type ColumnType = 'u8' | 'u16' | 'u32' | 'f32';
@@ -68,11 +68,14 @@ export const MAX_SEGMENT_BYTES = 2 ** 30;
 
 export const indexRoot = (dataDir: string): string => path.join(dataDir, 'index');
 
-/** The generation CURRENT names, or undefined when none was built. */
+/**
+ * The generation CURRENT names, or undefined when none was built or it was written with another
+ * segment layout (an older Refrain): then it is rebuilt rather than misread.
+ */
 export function currentGeneration(dataDir: string): string | undefined {
   try {
-    const name = readFileSync(path.join(indexRoot(dataDir), 'CURRENT'), 'utf8').trim();
-    return existsSync(path.join(indexRoot(dataDir), name, 'manifest.json')) ? path.join(indexRoot(dataDir), name) : undefined;
+    const dir = path.join(indexRoot(dataDir), readFileSync(path.join(indexRoot(dataDir), 'CURRENT'), 'utf8').trim());
+    return existsSync(path.join(dir, 'manifest.json')) && readManifest(dir).format === INDEX_FORMAT ? dir : undefined;
   } catch {
     return undefined;
   }

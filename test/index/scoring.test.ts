@@ -1,6 +1,6 @@
 /** Fingerprint features, verification and ranking helpers. */
 import t from 'tap';
-import { bucketOf, gramHashes, GRAM, isSampled, indexKeys, SAMPLE } from '../../src/index/grams.js';
+import { bucketBitsFor, bucketOf, gramHashes, GRAM, isSampled, indexKeys, SAMPLE } from '../../src/index/grams.js';
 import { QueryGrams } from '../../src/index/coverage.js';
 import { normalizeText } from '../../src/index/normalize.js';
 import { TopK } from '../../src/index/topk.js';
@@ -27,11 +27,14 @@ t.test('sampling keeps about one gram in SAMPLE, the same ones in a passage and 
   let kept = 0;
   for (let i = 0; i < n; i++) if (isSampled(scratch[i])) kept++;
   t.ok(kept > n / SAMPLE / 2 && kept < (n / SAMPLE) * 2, `${kept} of ${n}`);
-  const whole = new Set(indexKeys(LYRIC, new Uint32Array(LYRIC.length)));
-  const part = indexKeys(LYRIC.slice(40, 120), new Uint32Array(80));
+  const whole = new Set(indexKeys(LYRIC, new Uint32Array(LYRIC.length), 24));
+  const part = indexKeys(LYRIC.slice(40, 120), new Uint32Array(80), 24);
   t.ok(part.length > 0);
   for (const b of part) t.ok(whole.has(b), 'a passage keeps a subset of its source’s buckets');
-  t.ok(bucketOf(0xffffffff) < 2 ** 24);
+  t.equal(bucketOf(0xffffffff, 24), 2 ** 24 - 1);
+  t.equal(bucketBitsFor(6), 16);
+  t.equal(bucketBitsFor(20_000), 22);
+  t.equal(bucketBitsFor(1_000_000), 24);
 });
 
 t.test('coverage: a passage is fully accounted for, typos cost about their own characters', async (t) => {

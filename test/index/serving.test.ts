@@ -4,6 +4,8 @@
  * built generation instead of rebuilding it.
  */
 import t from 'tap';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { startTestServer } from '../helpers/server.js';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
@@ -101,4 +103,19 @@ t.test('a restart loads the built generation without rebuilding it', async (t) =
   const ready = await fetch(`http://127.0.0.1:${again.port}/readyz`).then((r) => r.json() as Promise<{ index: { generation: number; lyrics: number } }>);
   t.equal(ready.index.generation, generation);
   t.ok(ready.index.lyrics > 0);
+});
+
+t.test('a generation written with another segment layout is rebuilt at start, not misread', async (t) => {
+  const api = await startTestServer(t);
+  const dir = currentGeneration(api.data)!;
+  await api.server.close();
+  const manifestFile = path.join(dir, 'manifest.json');
+  writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace(/"format": \d+/, '"format": 1'));
+  t.equal(currentGeneration(api.data), undefined, 'an old layout does not count as a generation');
+  const { config } = parseCommand('serve', ['--data', api.data, '--port', '0', '--host', '127.0.0.1', '--index-threads', '1'], {});
+  const again = await startServer(config, { logger: createLogger('silent') });
+  t.teardown(() => again.close());
+  t.ok(again.index.generation > 1, `rebuilt as generation ${again.index.generation}`);
+  const r = await fetch(`http://127.0.0.1:${again.port}/ws/1.1/track.search?q_track=full&apikey=${api.keys.basic}`).then((x) => x.json() as Promise<{ message: { header: { available: number } } }>);
+  t.equal(r.message.header.available, 2);
 });
