@@ -69,3 +69,21 @@ t.test('import and generate', async (t) => {
   const stdout = run(['generate', '--tracks', '5', '--seed', '5']);
   t.equal(stdout.out.trim().split('\n').filter((l) => l.includes('"type":"track"')).length, 5, 'to standard output');
 });
+
+t.test('import builds the index; index builds only what is missing', async (t) => {
+  const data = tempDir(t);
+  const file = writeJsonl(data, 'c.jsonl', FIXTURE_RECORDS);
+  const imported = JSON.parse(run(['import', file, '--data', data, '--json']).out);
+  t.match(imported.index, { built: true, generation: 1, tracks: 6 });
+  t.ok(imported.index.lyrics >= 4);
+  const again = run(['index', '--data', data, '--json']);
+  t.equal(again.code, 0, again.err);
+  t.match(JSON.parse(again.out), { built: false, generation: 1 }, 'the current generation covers the catalog');
+  const forced = JSON.parse(run(['index', '--data', data, '--force', '--json']).out);
+  t.match(forced, { built: true, generation: 2 });
+  const text = run(['index', '--data', data]);
+  t.match(text.out, /index generation 2 already covers the catalog/);
+
+  const skipped = JSON.parse(run(['import', file, '--data', tempDir(t), '--no-index', '--json']).out);
+  t.equal(skipped.index, undefined, '--no-index leaves the index to later');
+});
