@@ -7,7 +7,7 @@
  * measured about 2.5 µs per request, a sixth of a cached request's whole cost (bench/http). Here an
  * observation is a Map lookup and a few array writes; the text format is the same.
  */
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
@@ -27,6 +27,24 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'refrain_' });
+  }
+
+  /** Gauges read from the index service when /metrics is scraped (not per request). */
+  watchIndex(stats: () => { generation: number; bytes: number; inFlight: number; rejectedBusy: number; rejectedDeadline: number }): void {
+    const gauge = (name: string, help: string, read: (s: ReturnType<typeof stats>) => number) =>
+      new Gauge({
+        name: `refrain_index_${name}`,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read(stats()));
+        },
+      });
+    gauge('generation', 'index generation being served', (s) => s.generation);
+    gauge('bytes', 'bytes of the served index generation (shared memory)', (s) => s.bytes);
+    gauge('tasks_in_flight', 'index queries running or waiting for a worker', (s) => s.inFlight);
+    gauge('rejected_busy_total', 'index queries answered 503 because the queue was full', (s) => s.rejectedBusy);
+    gauge('rejected_deadline_total', 'index queries answered 503 because they outlived the deadline', (s) => s.rejectedDeadline);
   }
 
   /** Record one request; `method` is the API method name, or a fixed label for unknown ones. */

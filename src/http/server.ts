@@ -84,6 +84,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const hits = new Hits(catalog.root);
   const guard = new Guard(keys, () => catalog.refresh());
   const metrics = new Metrics();
+  metrics.watchIndex(() => index.stats);
   const methods = new Map(METHODS);
   for (const m of options.extraMethods ?? []) methods.set(m.name, m);
 

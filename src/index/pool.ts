@@ -32,6 +32,16 @@ const suffix = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const WORKER = new URL(`./worker${suffix}`, import.meta.url);
 const BUILD_WORKER = new URL(`./build-worker${suffix}`, import.meta.url);
 
+export interface IndexStats {
+  generation: number;
+  bytes: number;
+  lyrics: number;
+  tracks: number;
+  inFlight: number;
+  rejectedBusy: number;
+  rejectedDeadline: number;
+}
+
 const BUSY = (): RefrainError =>
   new RefrainError(503, 'system busy: every index worker is occupied and the queue is full; retry in a moment', { 'Retry-After': '1' });
 
@@ -51,6 +61,8 @@ export class IndexService {
    * maxQueue: piscina's balancer may hand a busy worker more tasks than its queue counts.
    */
   private inFlight = 0;
+  private rejectedBusy = 0;
+  private rejectedDeadline = 0;
 
   private constructor(private readonly options: IndexServiceOptions) {
     this.pool = new Piscina<TaskEnvelope, TaskResult>({
@@ -86,9 +98,12 @@ export class IndexService {
     return this.index.manifest.generation;
   }
 
-  get stats(): { generation: number; bytes: number; lyrics: number; tracks: number; inFlight: number } {
+  get stats(): IndexStats {
     const m = this.index.manifest;
-    return { generation: m.generation, bytes: m.stats.bytes ?? 0, lyrics: m.parts.fp?.docs ?? 0, tracks: m.parts.text?.tracks ?? 0, inFlight: this.inFlight };
+    return {
+      generation: m.generation, bytes: m.stats.bytes ?? 0, lyrics: m.parts.fp?.docs ?? 0, tracks: m.parts.text?.tracks ?? 0,
+      inFlight: this.inFlight, rejectedBusy: this.rejectedBusy, rejectedDeadline: this.rejectedDeadline,
+    };
   }
 
   fingerprint(text: string, size: number): Promise<FingerprintHit[]> {
@@ -135,7 +150,10 @@ export class IndexService {
   }
 
   private async run(task: Task): Promise<TaskResult> {
-    if (this.inFlight >= this.options.threads + this.options.queue) throw BUSY();
+    if (this.inFlight >= this.options.threads + this.options.queue) {
+      this.rejectedBusy++;
+      throw BUSY();
+    }
     const envelope: TaskEnvelope = { index: this.handle, dataDir: this.options.dataDir, deadline: Date.now() + this.options.deadlineMs, task };
     this.inFlight++;
     try {
@@ -150,8 +168,12 @@ export class IndexService {
 
   private failure(e: unknown): Error {
     const message = e instanceof Error ? e.message : String(e);
-    if (message === 'Task queue is at limit') return BUSY();
+    if (message === 'Task queue is at limit') {
+      this.rejectedBusy++;
+      return BUSY();
+    }
     if ((e instanceof Error && e.name === 'DeadlineError') || /deadline|abort/i.test(message)) {
+      this.rejectedDeadline++;
       return new RefrainError(503, `system busy: the query did not finish within ${this.options.deadlineMs} ms; retry in a moment`, { 'Retry-After': '1' });
     }
     return e instanceof Error ? e : new Error(message);

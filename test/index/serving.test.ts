@@ -88,6 +88,10 @@ t.test('a full queue answers 503 at once with a hint and Retry-After', async (t)
   t.equal(busy[0]?.retry, '1');
   t.match(busy[0]?.hint, /system busy/);
   t.same(busy[0]?.body.message.body, []);
+  const metrics = await fetch(`${api.url}/metrics`).then((r) => r.text());
+  t.match(metrics, new RegExp(`refrain_index_rejected_busy_total ${busy.length}\\b`), 'the refusals are counted in /metrics');
+  t.match(metrics, /refrain_index_generation 1\b/);
+  t.match(metrics, /refrain_index_tasks_in_flight 0\b/);
 });
 
 t.test('a restart loads the built generation without rebuilding it', async (t) => {
