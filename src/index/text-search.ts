@@ -84,7 +84,9 @@ interface Clause {
 
 /** Fuzzy matcher: candidate titles read, and the bars a match must clear. */
 const MATCH_CANDIDATES = 200;
-const MATCH_GRAM_BUDGET = 200_000;
+const MATCH_GRAM_BUDGET = 60_000;
+/** An artist named by more tracks than this is too vague to list them all (the trigram stage runs). */
+const MAX_ARTIST_TRACKS = 5000;
 const MIN_TITLE = 0.6;
 const MIN_ARTIST = 0.5;
 const MIN_SCORE = 0.7;
@@ -105,6 +107,8 @@ export class TextSearcher {
   private readonly artistRating: Uint8Array;
   private readonly artistIds: Uint32Array;
   private readonly artistRatings: Uint8Array;
+  private readonly trackVotes: VoteBoard;
+  private readonly artistVotes: VoteBoard;
 
   constructor(index: LoadedIndex, private readonly catalog: Catalog) {
     this.dict = new DictionaryView(index, 'text-dict');
@@ -123,6 +127,8 @@ export class TextSearcher {
     this.artistRating = column(index, 'text-tracks', 'artistRating', 'u8');
     this.artistIds = column(index, 'text-artists', 'id', 'u32');
     this.artistRatings = column(index, 'text-artists', 'rating', 'u8');
+    this.trackVotes = new VoteBoard(this.id.length);
+    this.artistVotes = new VoteBoard(this.artistIds.length);
   }
 
   // ---- track.search -------------------------------------------------------------------------
@@ -232,8 +238,10 @@ export class TextSearcher {
         }
       } else {
         // No artist has every word: fall back to names sharing most of the query's trigrams.
-        const votes = this.gramVotes(this.artistPostings, FIELD.artistGram, trigramsOf(name), deadline);
-        for (const [doc, share] of votes) if (share >= 0.5) consider(doc, share);
+        const board = this.artistVotes;
+        board.add(this.gramLists(this.artistPostings, FIELD.artistGram, trigramsOf(name)), MATCH_GRAM_BUDGET, deadline);
+        for (const doc of board.top(Infinity, 0.5)) consider(doc, board.share(doc));
+        board.clear();
       }
     }
     return { ids: top.sorted().slice(q.offset).map((doc) => this.artistIds[doc]), available };
@@ -282,39 +290,55 @@ export class TextSearcher {
   }
 
   /**
-   * Fuzzy stage: tracks sharing the title's trigrams and the artist's words vote; the best-voted
-   * are compared by title and artist similarity. `main` matched the artist's own name, `alias` one
-   * of its aliases or translations.
+   * Fuzzy stage. Candidates: first the tracks of the artist the query names (all its words known:
+   * usually a few dozen tracks); when none of them is close enough, the tracks sharing most of the
+   * title's trigrams (and the artist's words). Each is compared by title and artist similarity.
+   * `main` matched the artist's own name, `alias` one of its aliases or translations.
    */
   private fuzzy(core: string, lead: string, deadline: number): { main?: Scored; alias?: Scored } {
-    const votes = this.gramVotes(this.trackPostings, FIELD.titleGram, trigramsOf(core), deadline);
+    const board = this.trackVotes;
+    board.add(this.gramLists(this.trackPostings, FIELD.titleGram, trigramsOf(core)), MATCH_GRAM_BUDGET, deadline);
+    // The artist's tracks whose titles share a fair part of the query title's trigrams (of those read).
+    const titled = this.artistTracks(lead).filter((doc) => board.share(doc) >= 0.3 * board.readShare);
+    const byArtist = this.score(titled, core, lead, deadline);
+    if (byArtist.main) {
+      board.clear();
+      return byArtist;
+    }
     for (const w of wordsOf(lead)) {
       const list = this.list(this.trackPostings, term(FIELD.artist, w));
-      if (list.length > MATCH_GRAM_BUDGET) continue;
-      for (const doc of list) {
-        const v = votes.get(doc);
-        if (v !== undefined) votes.set(doc, v + 0.5);
-      }
+      if (list.length <= MATCH_GRAM_BUDGET) board.bonus(list, 0.5);
     }
-    const top = new TopK(MATCH_CANDIDATES);
-    for (const [doc, v] of votes) if (v >= 0.3) top.push(doc, v);
+    const byTitle = this.score(board.top(MATCH_CANDIDATES, 0.3), core, lead, deadline);
+    return { main: byTitle.main, alias: byArtist.alias ?? byTitle.alias };
+  }
+
+  /** Tracks whose artist names hold every word of `lead` (none when a word is unknown or too common). */
+  private artistTracks(lead: string): number[] {
+    const lists = wordsOf(lead).map((w) => this.list(this.trackPostings, term(FIELD.artist, w)));
+    if (lists.length === 0 || lists.some((l) => l.length === 0)) return [];
+    const docs = intersect(lists.map((l) => ({ docs: l, weights: new Float32Array(l.length) })), Infinity).docs;
+    return docs.length <= MAX_ARTIST_TRACKS ? [...docs] : [];
+  }
+
+  private score(docs: number[], core: string, lead: string, deadline: number): { main?: Scored; alias?: Scored } {
     let main: Scored | undefined;
     let alias: Scored | undefined;
-    for (const doc of top.sorted()) {
+    for (const doc of docs) {
       if (Date.now() > deadline) throw new DeadlineError();
       const t = this.catalog.getTrack(this.id[doc]);
       if (!t) continue;
       const titleSim = looseSimilarity(core, titleCore(t.track_name));
       if (titleSim < MIN_TITLE) continue;
-      const mainSim = looseSimilarity(lead, artistCore(t.artist_name));
       const consider = (artistSim: number, current: Scored | undefined): Scored | undefined => {
         const score = 0.55 * titleSim + 0.45 * artistSim;
         if (artistSim < MIN_ARTIST || score < MIN_SCORE) return current;
         const confidence = Math.round(score * 1000);
         return !current || preferred(confidence, t, current) ? { track: t.track_id, confidence, rating: t.track_rating, original: t.track_id === t.commontrack_id } : current;
       };
-      main = consider(mainSim, main);
-      if (!main) alias = consider(this.aliasSimilarity(lead, t), alias);
+      const before = main;
+      main = consider(looseSimilarity(lead, artistCore(t.artist_name)), main);
+      if (main === before) alias = consider(this.aliasSimilarity(lead, t), alias);
     }
     return { main, alias };
   }
@@ -328,19 +352,10 @@ export class TextSearcher {
     return best;
   }
 
-  /** Share of `grams` each document holds (rarest grams first, within a postings budget). */
-  private gramVotes(postings: PostingsView, field: string, grams: string[], deadline: number): Map<number, number> {
+  /** Posting lists of the grams the index knows, rarest first. */
+  private gramLists(postings: PostingsView, field: string, grams: string[]): { lists: Uint32Array[]; grams: number } {
     const lists = grams.map((g) => this.list(postings, term(field, g))).filter((l) => l.length > 0).sort((a, b) => a.length - b.length);
-    const votes = new Map<number, number>();
-    let read = 0;
-    const share = 1 / Math.max(1, grams.length);
-    for (const list of lists) {
-      if (read > 0 && read + list.length > MATCH_GRAM_BUDGET) break;
-      if (Date.now() > deadline) throw new DeadlineError();
-      read += list.length;
-      for (const doc of list) votes.set(doc, (votes.get(doc) ?? 0) + share);
-    }
-    return votes;
+    return { lists, grams: grams.length };
   }
 
   private list(postings: PostingsView, t: string): Uint32Array {
@@ -365,6 +380,73 @@ function preferred(confidence: number, t: TrackRecord, current: Scored): boolean
 }
 
 const EMPTY = new Uint32Array(0);
+
+/**
+ * Votes per document in a typed array (a Map costs ten times as much per vote), with the list of
+ * documents touched so a query resets only those.
+ */
+class VoteBoard {
+  private readonly votes: Float32Array;
+  private readonly touched: Uint32Array;
+  private count = 0;
+  private perGram = 0;
+  /** Share of the grams whose lists were read (the rest were too common for the budget). */
+  readShare = 0;
+
+  constructor(size: number) {
+    this.votes = new Float32Array(size);
+    this.touched = new Uint32Array(Math.max(1, size));
+  }
+
+  /** Each list votes 1/grams for its documents, rarest lists first, within a postings budget. */
+  add({ lists, grams }: { lists: Uint32Array[]; grams: number }, budget: number, deadline: number): void {
+    this.perGram = 1 / Math.max(1, grams);
+    this.readShare = 0;
+    let read = 0;
+    for (const list of lists) {
+      if (read > 0 && read + list.length > budget) break;
+      if (Date.now() > deadline) throw new DeadlineError();
+      read += list.length;
+      this.readShare += this.perGram;
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i];
+        if (this.votes[doc] === 0) this.touched[this.count++] = doc;
+        this.votes[doc] += this.perGram;
+      }
+    }
+  }
+
+  /** Adds `extra` to documents that already have votes. */
+  bonus(list: Uint32Array, extra: number): void {
+    for (let i = 0; i < list.length; i++) if (this.votes[list[i]] > 0) this.votes[list[i]] += extra;
+  }
+
+  /** Share of the grams a document holds (before any bonus). */
+  share(doc: number): number {
+    return this.votes[doc];
+  }
+
+  /** The best `k` documents with at least `min` votes, best first; clears the board unless k is Infinity. */
+  top(k: number, min: number): number[] {
+    const out: number[] = [];
+    if (k === Infinity) {
+      for (let i = 0; i < this.count; i++) if (this.votes[this.touched[i]] >= min) out.push(this.touched[i]);
+      return out;
+    }
+    const best = new TopK(k);
+    for (let i = 0; i < this.count; i++) {
+      const doc = this.touched[i];
+      if (this.votes[doc] >= min) best.push(doc, this.votes[doc]);
+    }
+    this.clear();
+    return best.sorted();
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.count; i++) this.votes[this.touched[i]] = 0;
+    this.count = 0;
+  }
+}
 
 /** Sorted union of a clause and one more list (a doc in both earns both weights). */
 function union(a: Clause, list: Uint32Array, weight: number): Clause {
