@@ -67,7 +67,13 @@ export class PostingsBuilder {
    * Writes the lists of keys 0..keySpace-1 as shards `<name>-<k>.bin` and returns their segment
    * entries and the number of keys per shard.
    */
-  write(dir: string, name: string, keySpace: number): { segments: Record<string, SegmentEntry>; keysPerShard: number; shards: number } {
+  write(
+    dir: string,
+    name: string,
+    keySpace: number,
+    /** Largest shard in bytes (tests lower it to exercise sharding). */
+    maxBytes = MAX_SEGMENT_BYTES,
+  ): { segments: Record<string, SegmentEntry>; keysPerShard: number; shards: number } {
     const counts = new Uint32Array(keySpace);
     this.keys.forEach((k) => counts[k]++);
     let shards = 1;
@@ -76,7 +82,7 @@ export class PostingsBuilder {
       for (let s = 0; s < n; s++) {
         let total = 0;
         for (let k = s * per; k < Math.min(keySpace, (s + 1) * per); k++) total += counts[k];
-        if ((total + per + 1) * 4 > MAX_SEGMENT_BYTES) return false;
+        if ((total + per + 1) * 4 > maxBytes) return false;
       }
       return true;
     };
