@@ -1,0 +1,163 @@
+/**
+ * The matcher's stages over the text index (docs/index.md): precise (title core + lead artist),
+ * fuzzy (the named artist's title-similar tracks, else title trigrams and artist words vote), and
+ * alias (the same against the artist's aliases and name translations).
+ */
+import type { Catalog } from '../catalog/store.js';
+import type { TrackRecord } from '../catalog/records.js';
+import { normalizeName, wordsOf } from './normalize.js';
+import { artistCore, looseSimilarity, titleCore, trigramsOf } from './names.js';
+import { FIELD, pairKey } from './terms.js';
+import { DeadlineError } from './deadline.js';
+import { intersect, VoteBoard } from './posting-ops.js';
+import type { TextIndex } from './text-index.js';
+
+export interface MatchQuery {
+  title: string;
+  artist: string;
+}
+
+export type MatchMode = 'precise' | 'fuzzy' | 'alias';
+export interface MatchResult {
+  track?: number;
+  mode?: MatchMode;
+  confidence?: number;
+}
+
+/** Fuzzy matcher: candidate titles read, and the bars a match must clear. */
+const MATCH_CANDIDATES = 200;
+export const MATCH_GRAM_BUDGET = 60_000;
+/** An artist named by more tracks than this is too vague to list them all (the trigram stage runs). */
+const MAX_ARTIST_TRACKS = 5000;
+const MIN_TITLE = 0.6;
+const MIN_ARTIST = 0.5;
+const MIN_SCORE = 0.7;
+
+export class Matcher {
+  private readonly votes: VoteBoard;
+
+  constructor(
+    private readonly ix: TextIndex,
+    private readonly catalog: Catalog,
+  ) {
+    this.votes = new VoteBoard(ix.track.id.length);
+  }
+
+  match(q: MatchQuery, deadline: number): MatchResult {
+    const core = titleCore(q.title);
+    const lead = artistCore(q.artist);
+    const full = normalizeName(q.artist);
+    const exactTitle = normalizeName(q.title);
+
+    const precise = this.bestOf(this.pairDocs(FIELD.precise, core, [lead, full]), exactTitle);
+    if (precise !== undefined) return { track: precise, mode: 'precise', confidence: 1000 };
+
+    const fuzzy = this.fuzzy(core, lead, deadline);
+    if (fuzzy.main) return { track: fuzzy.main.track, mode: 'fuzzy', confidence: fuzzy.main.confidence };
+
+    const alias = this.bestOf(this.pairDocs(FIELD.alias, core, [lead, full]), exactTitle);
+    if (alias !== undefined) return { track: alias, mode: 'alias', confidence: 950 };
+    if (fuzzy.alias) return { track: fuzzy.alias.track, mode: 'alias', confidence: fuzzy.alias.confidence };
+    return {};
+  }
+
+  private pairDocs(field: string, core: string, artists: string[]): number[] {
+    const docs = new Set<number>();
+    for (const a of new Set(artists)) for (const d of this.ix.list(this.ix.trackPostings, field, pairKey(core, a))) docs.add(d);
+    return [...docs];
+  }
+
+  /** Among tracks of one title and artist: the exact title, then the original recording, then the most popular. */
+  private bestOf(docs: number[], exactTitle: string): number | undefined {
+    let best: number | undefined;
+    let bestKey = -1;
+    for (const doc of docs) {
+      const t = this.catalog.getTrack(this.ix.track.id[doc]);
+      if (!t) continue;
+      const key = (normalizeName(t.track_name) === exactTitle ? 2000 : 0) + (t.track_id === t.commontrack_id ? 1000 : 0) + t.track_rating;
+      if (key > bestKey) {
+        bestKey = key;
+        best = t.track_id;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Fuzzy stage. Candidates: first the tracks of the artist the query names (all its words known:
+   * usually a few dozen tracks); when none of them is close enough, the tracks sharing most of the
+   * title's trigrams (and the artist's words). Each is compared by title and artist similarity.
+   * `main` matched the artist's own name, `alias` one of its aliases or translations.
+   */
+  private fuzzy(core: string, lead: string, deadline: number): { main?: Scored; alias?: Scored } {
+    const board = this.votes;
+    board.add(this.ix.gramLists(this.ix.trackPostings, FIELD.titleGram, trigramsOf(core)), MATCH_GRAM_BUDGET, deadline);
+    // The artist's tracks whose titles share a fair part of the query title's trigrams (of those read).
+    const titled = this.artistTracks(lead).filter((doc) => board.share(doc) >= 0.3 * board.readShare);
+    const byArtist = this.score(titled, core, lead, deadline);
+    if (byArtist.main) {
+      board.clear();
+      return byArtist;
+    }
+    for (const w of wordsOf(lead)) {
+      const list = this.ix.list(this.ix.trackPostings, FIELD.artist, w);
+      if (list.length <= MATCH_GRAM_BUDGET) board.bonus(list, 0.5);
+    }
+    const byTitle = this.score(board.top(MATCH_CANDIDATES, 0.3), core, lead, deadline);
+    return { main: byTitle.main, alias: byArtist.alias ?? byTitle.alias };
+  }
+
+  /** Tracks whose artist names hold every word of `lead` (none when a word is unknown or too common). */
+  private artistTracks(lead: string): number[] {
+    const lists = wordsOf(lead).map((w) => this.ix.list(this.ix.trackPostings, FIELD.artist, w));
+    if (lists.length === 0 || lists.some((l) => l.length === 0)) return [];
+    const docs = intersect(lists.map((l) => ({ docs: l, weights: new Float32Array(l.length) })), Infinity).docs;
+    return docs.length <= MAX_ARTIST_TRACKS ? [...docs] : [];
+  }
+
+  private score(docs: number[], core: string, lead: string, deadline: number): { main?: Scored; alias?: Scored } {
+    let main: Scored | undefined;
+    let alias: Scored | undefined;
+    for (const doc of docs) {
+      if (Date.now() > deadline) throw new DeadlineError();
+      const t = this.catalog.getTrack(this.ix.track.id[doc]);
+      if (!t) continue;
+      const titleSim = looseSimilarity(core, titleCore(t.track_name));
+      if (titleSim < MIN_TITLE) continue;
+      const consider = (artistSim: number, current: Scored | undefined): Scored | undefined => {
+        const score = 0.55 * titleSim + 0.45 * artistSim;
+        if (artistSim < MIN_ARTIST || score < MIN_SCORE) return current;
+        const confidence = Math.round(score * 1000);
+        return !current || preferred(confidence, t, current) ? { track: t.track_id, confidence, rating: t.track_rating, original: t.track_id === t.commontrack_id } : current;
+      };
+      const before = main;
+      main = consider(looseSimilarity(lead, artistCore(t.artist_name)), main);
+      if (main === before) alias = consider(this.aliasSimilarity(lead, t), alias);
+    }
+    return { main, alias };
+  }
+
+  private aliasSimilarity(lead: string, t: TrackRecord): number {
+    const a = this.catalog.getArtist(t.artist_id);
+    if (!a) return 0;
+    let best = 0;
+    for (const x of a.artist_alias_list) best = Math.max(best, looseSimilarity(lead, normalizeName(x.artist_alias)));
+    for (const x of a.artist_name_translation_list) best = Math.max(best, looseSimilarity(lead, normalizeName(x.artist_name_translation.translation)));
+    return best;
+  }
+}
+
+interface Scored {
+  track: number;
+  confidence: number;
+  rating: number;
+  original: boolean;
+}
+
+/** A better fuzzy candidate: more confident, then the original recording, then more popular. */
+function preferred(confidence: number, t: TrackRecord, current: Scored): boolean {
+  if (confidence !== current.confidence) return confidence > current.confidence;
+  const original = t.track_id === t.commontrack_id;
+  if (original !== current.original) return original;
+  return t.track_rating > current.rating;
+}

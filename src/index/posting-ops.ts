@@ -1,0 +1,149 @@
+/**
+ * Operations over posting lists shared by the searchers: sorted union and intersection with
+ * per-document weights, membership, and a vote board for "which documents hold most of these keys".
+ */
+import { TopK } from './topk.js';
+import { DeadlineError } from './deadline.js';
+
+/** A word clause's matching documents, ascending, with the relevance each earns. */
+export interface Clause {
+  docs: Uint32Array;
+  weights: Float32Array;
+}
+
+/**
+ * Votes per document in a typed array (a Map costs ten times as much per vote), with the list of
+ * documents touched so a query resets only those.
+ */
+export class VoteBoard {
+  private readonly votes: Float32Array;
+  private readonly touched: Uint32Array;
+  private count = 0;
+  private perGram = 0;
+  /** Share of the grams whose lists were read (the rest were too common for the budget). */
+  readShare = 0;
+
+  constructor(size: number) {
+    this.votes = new Float32Array(size);
+    this.touched = new Uint32Array(Math.max(1, size));
+  }
+
+  /** Each list votes 1/grams for its documents, rarest lists first, within a postings budget. */
+  add({ lists, grams }: { lists: Uint32Array[]; grams: number }, budget: number, deadline: number): void {
+    this.perGram = 1 / Math.max(1, grams);
+    this.readShare = 0;
+    let read = 0;
+    for (const list of lists) {
+      if (read > 0 && read + list.length > budget) break;
+      if (Date.now() > deadline) throw new DeadlineError();
+      read += list.length;
+      this.readShare += this.perGram;
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i];
+        if (this.votes[doc] === 0) this.touched[this.count++] = doc;
+        this.votes[doc] += this.perGram;
+      }
+    }
+  }
+
+  /** Adds `extra` to documents that already have votes. */
+  bonus(list: Uint32Array, extra: number): void {
+    for (let i = 0; i < list.length; i++) if (this.votes[list[i]] > 0) this.votes[list[i]] += extra;
+  }
+
+  /** Share of the grams a document holds (before any bonus). */
+  share(doc: number): number {
+    return this.votes[doc];
+  }
+
+  /** The best `k` documents with at least `min` votes, best first; clears the board unless k is Infinity. */
+  top(k: number, min: number): number[] {
+    const out: number[] = [];
+    if (k === Infinity) {
+      for (let i = 0; i < this.count; i++) if (this.votes[this.touched[i]] >= min) out.push(this.touched[i]);
+      return out;
+    }
+    const best = new TopK(k);
+    for (let i = 0; i < this.count; i++) {
+      const doc = this.touched[i];
+      if (this.votes[doc] >= min) best.push(doc, this.votes[doc]);
+    }
+    this.clear();
+    return best.sorted();
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.count; i++) this.votes[this.touched[i]] = 0;
+    this.count = 0;
+  }
+}
+
+/** Sorted union of a clause and one more list (a doc in both earns both weights). */
+export function union(a: Clause, list: Uint32Array, weight: number): Clause {
+  const docs = new Uint32Array(a.docs.length + list.length);
+  const weights = new Float32Array(docs.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.docs.length || j < list.length) {
+    if (j >= list.length || (i < a.docs.length && a.docs[i] < list[j])) {
+      docs[n] = a.docs[i];
+      weights[n++] = a.weights[i++];
+    } else if (i >= a.docs.length || list[j] < a.docs[i]) {
+      docs[n] = list[j++];
+      weights[n++] = weight;
+    } else {
+      docs[n] = a.docs[i];
+      weights[n++] = a.weights[i++] + weight;
+      j++;
+    }
+  }
+  return { docs: docs.subarray(0, n), weights: weights.subarray(0, n) };
+}
+
+/** Documents in every clause, their weights summed; smallest clause first, galloping into larger. */
+export function intersect(clauses: Clause[], deadline: number): Clause {
+  const sorted = [...clauses].sort((a, b) => a.docs.length - b.docs.length);
+  let acc: Clause = { docs: sorted[0].docs, weights: Float32Array.from(sorted[0].weights) };
+  for (let c = 1; c < sorted.length && acc.docs.length > 0; c++) {
+    if (Date.now() > deadline) throw new DeadlineError();
+    const other = sorted[c];
+    const docs = new Uint32Array(acc.docs.length);
+    const weights = new Float32Array(acc.docs.length);
+    let n = 0;
+    let lo = 0;
+    for (let i = 0; i < acc.docs.length; i++) {
+      const at = lowerBound(other.docs, acc.docs[i], lo);
+      if (at < other.docs.length && other.docs[at] === acc.docs[i]) {
+        docs[n] = acc.docs[i];
+        weights[n++] = acc.weights[i] + other.weights[at];
+      }
+      lo = at;
+    }
+    acc = { docs: docs.subarray(0, n), weights: weights.subarray(0, n) };
+  }
+  return acc;
+}
+
+/** First index ≥ lo whose value is ≥ v (galloping, then binary search). */
+export function lowerBound(a: Uint32Array, v: number, lo: number): number {
+  let step = 1;
+  let hi = lo;
+  while (hi < a.length && a[hi] < v) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  hi = Math.min(hi, a.length);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function contains(list: Uint32Array, doc: number): boolean {
+  const at = lowerBound(list, doc, 0);
+  return at < list.length && list[at] === doc;
+}

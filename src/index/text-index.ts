@@ -1,0 +1,64 @@
+/**
+ * The text index as the searchers read it (docs/index.md): the term dictionary, the posting lists
+ * over tracks and over artists, and the per-track and per-artist columns, all views of one loaded
+ * generation's shared buffers.
+ */
+import { column, type LoadedIndex } from './layout.js';
+import { DictionaryView } from './dictionary.js';
+import { PostingsView } from './postings.js';
+import { term } from './terms.js';
+
+const EMPTY = new Uint32Array(0);
+
+export class TextIndex {
+  private readonly dict: DictionaryView;
+  readonly trackPostings: PostingsView;
+  readonly artistPostings: PostingsView;
+  /** Per track (ordinal = position in track id order). */
+  readonly track: {
+    id: Uint32Array;
+    artist: Uint32Array;
+    common: Uint32Array;
+    genre1: Uint32Array;
+    genre2: Uint32Array;
+    release: Uint32Array;
+    lang: Uint16Array;
+    flags: Uint8Array;
+    rating: Uint8Array;
+    artistRating: Uint8Array;
+  };
+  /** Per artist (ordinal = position in artist id order). */
+  readonly artist: { id: Uint32Array; rating: Uint8Array };
+
+  constructor(index: LoadedIndex) {
+    this.dict = new DictionaryView(index, 'text-dict');
+    this.trackPostings = new PostingsView(index, 'tt');
+    this.artistPostings = new PostingsView(index, 'ta');
+    const u32 = (name: string) => column(index, 'text-tracks', name, 'u32');
+    this.track = {
+      id: u32('id'),
+      artist: u32('artist'),
+      common: u32('common'),
+      genre1: u32('genre1'),
+      genre2: u32('genre2'),
+      release: u32('release'),
+      lang: column(index, 'text-tracks', 'lang', 'u16'),
+      flags: column(index, 'text-tracks', 'flags', 'u8'),
+      rating: column(index, 'text-tracks', 'rating', 'u8'),
+      artistRating: column(index, 'text-tracks', 'artistRating', 'u8'),
+    };
+    this.artist = { id: column(index, 'text-artists', 'id', 'u32'), rating: column(index, 'text-artists', 'rating', 'u8') };
+  }
+
+  /** The posting list of `term(field, value)` (empty when the index has no such term). */
+  list(postings: PostingsView, field: string, value: string): Uint32Array {
+    const id = this.dict.lookup(term(field, value));
+    return id < 0 ? EMPTY : postings.list(id);
+  }
+
+  /** Posting lists of the grams the index knows, rarest first, and how many grams were asked. */
+  gramLists(postings: PostingsView, field: string, grams: string[]): { lists: Uint32Array[]; grams: number } {
+    const lists = grams.map((g) => this.list(postings, field, g)).filter((l) => l.length > 0).sort((a, b) => a.length - b.length);
+    return { lists, grams: grams.length };
+  }
+}
