@@ -4,6 +4,7 @@
  * every task and a bounded queue (503 when full), and the watch that builds and swaps in a new
  * generation when the catalog changes, without failing or blocking a query (docs/index.md).
  */
+import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
@@ -45,14 +46,15 @@ export interface IndexStats {
 const BUSY = (): RefrainError =>
   new RefrainError(503, 'system busy: every index worker is occupied and the queue is full; retry in a moment', { 'Retry-After': '1' });
 
-export class IndexService {
+/** Emits `generation` (its number) after a new generation is swapped in. */
+export class IndexService extends EventEmitter {
   private index!: LoadedIndex;
   /** What tasks carry of the current generation (computed once per generation). */
   private handle!: IndexHandle;
   private readonly pool: Piscina<TaskEnvelope, TaskResult>;
   private timer?: NodeJS.Timeout;
   private building?: Promise<void>;
-  private loading = false;
+  private loading?: Promise<void>;
   /** Catalog change seen at the previous poll: a build starts once changes have settled. */
   private lastSeen = -1;
   private closed = false;
@@ -65,6 +67,7 @@ export class IndexService {
   private rejectedDeadline = 0;
 
   private constructor(private readonly options: IndexServiceOptions) {
+    super();
     this.pool = new Piscina<TaskEnvelope, TaskResult>({
       filename: WORKER.href,
       minThreads: options.threads,
@@ -122,11 +125,11 @@ export class IndexService {
     return this.run({ op: 'match', query }) as Promise<MatchResult>;
   }
 
-  /** Look for a new generation or settled catalog changes now (tests; the poll does it each second). */
-  poll(): void {
+  /** Look for a new generation, or for catalog changes that settled without one (each second). */
+  private poll(): void {
     if (this.closed) return;
     const dir = currentGeneration(this.options.dataDir);
-    if (dir && dir !== this.index.dir && !this.loading) void this.swap(dir);
+    if (dir && dir !== this.index.dir && !this.loading) this.loading = this.swap(dir).finally(() => (this.loading = undefined));
     this.options.catalog.refresh();
     const seq = this.options.catalog.lastChange();
     const settled = seq === this.lastSeen;
@@ -134,18 +137,15 @@ export class IndexService {
     if (settled && seq > this.index.manifest.catalogSeq && !this.building && !this.loading) this.rebuild();
   }
 
-  /** Resolves once no build is running and the newest generation is loaded. */
+  /** Resolves once no build or load is running (a build's end starts the load of its generation). */
   async idle(): Promise<void> {
-    while (this.building || this.loading) {
-      await this.building;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    while (this.building || this.loading) await (this.building ?? this.loading);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await this.building;
+    await this.idle();
     await this.pool.destroy();
   }
 
@@ -189,7 +189,6 @@ export class IndexService {
   }
 
   private async swap(dir: string): Promise<void> {
-    this.loading = true;
     try {
       const next = await loadGenerationAsync(dir);
       if (this.closed) return;
@@ -197,10 +196,9 @@ export class IndexService {
       this.use(next);
       await this.warm();
       this.options.logger.info({ generation: next.manifest.generation, previous: previous.manifest.generation }, 'index generation swapped in');
+      this.emit('generation', next.manifest.generation);
     } catch (err) {
       this.options.logger.error({ err, dir }, 'loading an index generation failed; serving the previous one');
-    } finally {
-      this.loading = false;
     }
   }
 
