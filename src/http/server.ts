@@ -143,6 +143,13 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       listenSocket = socket;
       resolve(uws.us_socket_local_port(socket));
     });
+  }).catch(async (e: unknown) => {
+    // Nothing may keep the process alive after a failed start: the pool's threads, the watchers.
+    guard.close();
+    cache.close();
+    await index.close();
+    await catalog.close();
+    throw e;
   });
   url ||= `http://localhost:${port}`;
   links.baseUrl = url;

@@ -34,3 +34,12 @@ t.test('refuses to start on the JavaScript fallback of uWS unless told to', asyn
   const [code] = await once(child, 'exit');
   t.equal(code, 0, 'SIGTERM stops it cleanly');
 });
+
+t.test('a failed listen exits with a message instead of hanging on the index pool', async (t) => {
+  const data = tempDir(t);
+  // 203.0.113.1 (TEST-NET-3) is no address of this machine: binding it fails.
+  const r = spawnSync(process.execPath, [BIN, 'serve', '--data', data, '--port', '0', '--host', '203.0.113.1'], { encoding: 'utf8', timeout: 60_000 });
+  t.equal(r.signal, null, 'it exits by itself');
+  t.equal(r.status, 1);
+  t.match(r.stderr, /cannot listen on 203\.0\.113\.1:0/);
+});
