@@ -83,13 +83,18 @@ export class IndexService extends EventEmitter {
    */
   static async start(options: IndexServiceOptions): Promise<IndexService> {
     const service = new IndexService(options);
-    if (!currentGeneration(options.dataDir)) {
-      options.logger.info('no index yet: building it before listening');
-      const report = await buildIndex(options.dataDir);
-      options.logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
+    try {
+      if (!currentGeneration(options.dataDir)) {
+        options.logger.info('no index yet: building it before listening');
+        const report = await buildIndex(options.dataDir);
+        options.logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
+      }
+      service.use(await loadGenerationAsync(currentGeneration(options.dataDir)!));
+      await service.warm();
+    } catch (e) {
+      await service.pool.destroy();
+      throw e;
     }
-    service.use(await loadGenerationAsync(currentGeneration(options.dataDir)!));
-    await service.warm();
     service.lastSeen = options.catalog.lastChange();
     service.timer = setInterval(() => service.poll(), options.pollMs ?? 1000);
     service.timer.unref();
