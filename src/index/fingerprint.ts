@@ -19,6 +19,8 @@ import { TopK } from './topk.js';
 export const POSTINGS_BUDGET = 40_000;
 /** …and at most, while several lyrics tie for the most votes (noisy queries). */
 export const POSTINGS_CAP = 160_000;
+/** Postings budget per key of the query, when that is more than POSTINGS_BUDGET. */
+const BUDGET_PER_KEY = 1000;
 /** Candidates verified per query: at least this many, or 2 × size. */
 const MIN_VERIFIED = 16;
 /** A candidate whose vote is below this share of the best vote is not verified. */
@@ -104,16 +106,19 @@ export class FingerprintSearcher {
     }
     lists.sort((a, b) => a.length - b.length);
 
+    // A longer text has more keys to read: the budget grows with it (a lyric passage inside prose
+    // must not lose its keys' turn to the prose's).
+    const budget = Math.max(POSTINGS_BUDGET, lists.length * BUDGET_PER_KEY);
     const { votes, touched } = this;
     let nTouched = 0;
     let read = 0;
     let best = 0;
     let atBest = 0;
     for (const list of lists) {
-      if (read > 0 && read + list.length > POSTINGS_BUDGET) {
+      if (read > 0 && read + list.length > budget) {
         // Past the budget only while several lyrics tie for the most votes (the keys read so far
         // are clichés they share: a noisy query lost its rarer keys), and never past the cap.
-        if (read + list.length > POSTINGS_CAP || atBest <= 1) break;
+        if (read + list.length > Math.max(POSTINGS_CAP, budget) || atBest <= 1) break;
       }
       read += list.length;
       const weight = Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));

@@ -1,0 +1,189 @@
+/**
+ * bench/quality: how well the fingerprint endpoint finds lyrics in a screener's text, against
+ * PostgreSQL pg_trgm, SQLite FTS5 (BM25) and MiniSearch on the same catalog and the same queries.
+ *
+ *   npm run build --silent && node dist/bench/quality/run.js [--tracks 100000] [--per-bucket 200]
+ *     [--seed 1] [--systems refrain,pg,fts5,minisearch] [--threshold 50] [--concurrency 4]
+ *     [--pg-threshold 0.6] [--pg-timeout-ms 1000] [--pg-connections 2]
+ *     [--minisearch-fuzzy 0.2] [--minisearch-fuzzy-per-bucket 50] [--minisearch-heap-mib 16384]
+ *     [--minisearch-load-minutes 30]
+ *     [--budget-minutes 30] [--reload] [--reindex] [--skip-ambiguity]
+ *
+ * Stages: the catalog (bench/.data/quality-<N>/, built once: catalog.ts), the lyrics file the
+ * baselines load (lyrics-file.ts), the query set (queries.ts, cached per seed and size), then each
+ * system in turn (systems/), scored (metrics.ts) and reported (report.ts) to
+ * bench/results/quality-<N>.md and .json. `--reload` rebuilds the pg and FTS5 stores; `--reindex`
+ * runs `refrain index --force`; `--skip-ambiguity` leaves out the ambiguity analysis (ambiguity.ts),
+ * which needs the FTS5 database even when FTS5 is not among the systems.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { machine } from '../lib/measure.js';
+import { benchPaths, ensureCatalog } from './catalog.js';
+import { runSystem, type SystemRun } from './evaluate.js';
+import { exportLyrics } from './lyrics-file.js';
+import { score } from './metrics.js';
+import { loadOrComputeAmbiguity } from './ambiguity.js';
+import { BUCKETS, loadOrBuildQueries, subsample, type Bucket } from './queries.js';
+import { ROOT } from './refrain-cli.js';
+import { markdown, type Report, type ScoredRun } from './report.js';
+import { Fts5System } from './systems/fts5.js';
+import { MiniSearchHost, MiniSearchSystem } from './systems/minisearch.js';
+import { PgSystem } from './systems/pg.js';
+import { RefrainSystem } from './systems/refrain.js';
+import type { SearchSystem } from './systems/system.js';
+
+const { values } = parseArgs({
+  options: {
+    tracks: { type: 'string', default: '100000' },
+    'per-bucket': { type: 'string', default: '200' },
+    seed: { type: 'string', default: '1' },
+    systems: { type: 'string', default: 'refrain,pg,fts5,minisearch' },
+    threshold: { type: 'string', default: '50' },
+    concurrency: { type: 'string', default: '4' },
+    'pg-threshold': { type: 'string', default: '0.6' },
+    'pg-timeout-ms': { type: 'string', default: '1000' },
+    'pg-connections': { type: 'string', default: '2' },
+    'minisearch-fuzzy': { type: 'string', default: '0.2' },
+    'minisearch-heap-mib': { type: 'string', default: '16384' },
+    'minisearch-fuzzy-per-bucket': { type: 'string', default: '50' },
+    'minisearch-load-minutes': { type: 'string', default: '30' },
+    'budget-minutes': { type: 'string', default: '30' },
+    reload: { type: 'boolean', default: false },
+    reindex: { type: 'boolean', default: false },
+    'skip-ambiguity': { type: 'boolean', default: false },
+  },
+});
+
+const num = (name: keyof typeof values): number => {
+  const v = Number(values[name]);
+  if (!Number.isFinite(v)) throw new Error(`--${name} must be a number`);
+  return v;
+};
+const tracks = num('tracks');
+const perBucket = num('per-bucket');
+const seed = num('seed');
+const threshold = num('threshold');
+const wanted = String(values.systems).split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = wanted.filter((s) => !['refrain', 'pg', 'fts5', 'minisearch'].includes(s));
+if (unknown.length) throw new Error(`unknown system(s): ${unknown.join(', ')} (choose from refrain, pg, fts5, minisearch)`);
+
+const loadAverage = os.loadavg()[0];
+const stages: Report['stages'] = [];
+const timed = async <T>(stage: string, f: () => Promise<T>, note?: (r: T) => string | undefined): Promise<T> => {
+  const t0 = performance.now();
+  const r = await f();
+  stages.push({ stage, seconds: (performance.now() - t0) / 1000, note: note?.(r) });
+  return r;
+};
+
+// 1. Catalog.
+const paths = benchPaths(tracks);
+const catalogStarted = performance.now();
+const info = await ensureCatalog(tracks, { reindex: values.reindex });
+const catalogSeconds = (performance.now() - catalogStarted) / 1000;
+const built = info.seconds;
+stages.push({ stage: 'catalog: split corpora + held-out', seconds: built.split, note: `built ${info.createdAt.slice(0, 16)}Z` });
+stages.push({ stage: 'catalog: distractors', seconds: built.distractors, note: info.distractorSource });
+stages.push({ stage: 'catalog: refrain import', seconds: built.import, note: info.indexCommand ? 'builds the index too' : undefined });
+if (built.index !== undefined) stages.push({ stage: 'catalog: refrain index', seconds: built.index, note: 'after import: a no-op unless forced (new index code, --reindex)' });
+stages.push({ stage: 'catalog: this run (0 when reused)', seconds: catalogSeconds });
+
+// 2. The lyrics the baselines (and the ambiguity look-ups' FTS5 table) load, and the query set.
+{
+  await timed('lyrics.tsv export from the catalog', () => exportLyrics(paths.refrainData, paths.lyricsTsv), (r) => (r ? `${r.rows.toLocaleString('en')} rows` : 'reused'));
+}
+const querySet = await timed(
+  'query set (build or reuse)',
+  async () => loadOrBuildQueries(paths, { seed, perBucket, tracks, catalogCreatedAt: info.createdAt }),
+  (s) => `created ${s.createdAt.slice(0, 16)}Z`,
+);
+const queries = querySet.queries;
+// How many lyric queries are ambiguous on this catalog (their excerpt is in other songs too).
+// It needs the FTS5 database (built here if the fts5 system has not built it yet).
+const ambiguity = values['skip-ambiguity']
+  ? undefined
+  : await timed('ambiguity (FTS5 phrase look-ups; build or reuse)', () => loadOrComputeAmbiguity(paths, querySet, values.reload));
+
+// 3. Systems, one after another.
+const systems: SearchSystem[] = [];
+for (const name of wanted) {
+  if (name === 'refrain') systems.push(new RefrainSystem(paths, num('concurrency'), info.seconds.index));
+  if (name === 'pg') {
+    systems.push(
+      new PgSystem(paths, tracks, info.createdAt, {
+        threshold: num('pg-threshold'),
+        timeoutMs: num('pg-timeout-ms'),
+        concurrency: num('pg-connections'),
+        reload: values.reload,
+      }),
+    );
+  }
+  if (name === 'fts5') systems.push(new Fts5System(paths, info.createdAt, values.reload));
+  if (name === 'minisearch') {
+    const heapMiB = num('minisearch-heap-mib');
+    const host = new MiniSearchHost(paths, { heapMiB, loadMinutes: num('minisearch-load-minutes') });
+    systems.push(new MiniSearchSystem('minisearch', 0, host, heapMiB));
+    const fuzzy = num('minisearch-fuzzy');
+    if (fuzzy > 0) systems.push(new MiniSearchSystem('minisearch-fuzzy', fuzzy, host, heapMiB, num('minisearch-fuzzy-per-bucket')));
+  }
+}
+
+const runs: ScoredRun[] = [];
+for (const system of systems) {
+  const t0 = performance.now();
+  const limit = system.perBucketLimit !== undefined && system.perBucketLimit < perBucket ? system.perBucketLimit : undefined;
+  const sent = limit === undefined ? queries : subsample(queries, limit);
+  const run: SystemRun = await runSystem(system, sent, { seed, budgetMinutes: num('budget-minutes'), subsamplePerBucket: limit });
+  stages.push({
+    stage: `${system.name}: load + queries`,
+    seconds: (performance.now() - t0) / 1000,
+    note: run.status === 'ok' ? `queries ${run.querySeconds?.toFixed(1)} s` : run.status,
+  });
+  const { outcomes, ...rest } = run;
+  // The queries answered: all, or the subsample the system ran on (set up front or to fit the budget).
+  const answered = run.subsamplePerBucket === undefined ? queries : subsample(queries, run.subsamplePerBucket);
+  // Per-query answers stay in the (git-ignored) data directory for digging into misses.
+  if (outcomes) writeFileSync(path.join(paths.dir, `outcomes-${system.name}.json`), JSON.stringify(answered.map((q) => ({ id: q.id, ...outcomes[q.id] }))));
+  runs.push({
+    ...rest,
+    scores: outcomes
+      ? score(answered, outcomes, { threshold: system.name === 'refrain' ? threshold : undefined, sweep: system.name === 'refrain', ambiguity })
+      : undefined,
+  });
+}
+
+// 4. Report.
+const perBucketCounts: Partial<Record<Bucket, number>> = {};
+for (const b of BUCKETS) perBucketCounts[b] = queries.filter((q) => q.bucket === b).length;
+const report: Report = {
+  at: new Date().toISOString(),
+  machine: machine(),
+  loadAverage: { start: loadAverage, end: os.loadavg()[0] },
+  tracks,
+  catalog: info,
+  query: {
+    seed,
+    perBucket,
+    total: queries.length,
+    perBucketCounts,
+    unrelated: {
+      heldout: queries.filter((q) => q.origin === 'heldout').length,
+      prose: queries.filter((q) => q.origin === 'prose').length,
+    },
+    minWords: querySet.minWords,
+    vocabularySize: querySet.vocabularySize,
+    prose: querySet.prose,
+  },
+  threshold,
+  stages,
+  systems: runs,
+};
+const md = markdown(report);
+const results = path.join(ROOT, 'bench/results');
+mkdirSync(results, { recursive: true });
+writeFileSync(path.join(results, `quality-${tracks}.md`), `${md}\n`);
+writeFileSync(path.join(results, `quality-${tracks}.json`), `${JSON.stringify(report, null, 2)}\n`);
+console.log(md);
