@@ -63,11 +63,8 @@ const searcher = new FingerprintSearcher(index, (id) => {
   const body = catalog.getContent('lyrics', id)?.lyrics_body;
   return body === undefined ? undefined : normalizeText(body);
 });
-let found = 0;
-const engine = latency(queries, (q) => {
-  const hits = searcher.search(q.text, 10, Infinity);
-  if (hits.length && catalog.getTrack(q.id)?.commontrack_id === hits[0].commontrack) found++;
-});
+const engine = latency(queries, (q) => searcher.search(q.text, 10, Infinity));
+const found = queries.filter((q) => searcher.search(q.text, 10, Infinity)[0]?.commontrack === catalog.getTrack(q.id)?.commontrack_id).length;
 await catalog.close();
 
 // Over HTTP.

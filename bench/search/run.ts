@@ -9,8 +9,10 @@
  *     an artist name (q_artist) with f_has_lyrics=1, and a lyrics word pair (q_lyrics), in turn;
  *   - matcher.track.get: the title and artist as stored (half), with a typo in the title (a
  *     quarter) or with " - Live" appended (a quarter).
- * Reports in-engine latency (the code a pool worker runs) and the HTTP throughput held at
- * p99 ≤ 20 ms with CPU per request, next to a bare uWS app measured in the same run.
+ * Reports in-engine latency (the code a pool worker runs, no cache) and the HTTP throughput held at
+ * p99 ≤ 20 ms with CPU per request, next to a bare uWS app measured in the same run. wrk cycles
+ * through the queries, so after the first pass the matcher answers from its result cache
+ * (`header.cached`), as it would for repeated traffic; the response cache is off.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -81,11 +83,8 @@ const key = benchKey(catalog, 'bench/search');
 const index = await loadGenerationAsync(currentGeneration(data)!);
 const engine = new TextSearcher(index, catalog);
 const searchLatency = latency(searches, (s) => engine.tracks(s.query, Infinity));
-let matched = 0;
-const matchLatency = latency(matches, (m) => {
-  if (engine.match(m, Infinity).track !== undefined) matched++;
-});
-const matchedShare = matched / (2 * matches.length); // latency() runs every query twice (warm-up included)
+const matchLatency = latency(matches, (m) => engine.match(m, Infinity));
+const matchedShare = matches.filter((m) => engine.match(m, Infinity).track !== undefined).length / matches.length;
 await catalog.close();
 
 const bare = await startBare();
@@ -99,8 +98,8 @@ const searchRows = sweep(server.url + '/', server.pid, searchScript, connections
 const matchRows = sweep(server.url + '/', server.pid, matchScript, connections, seconds);
 server.stop();
 
-const held = (rows: SweepRow[]) => {
-  const h = heldAtTarget(rows);
+const held = (rows: SweepRow[], allowedNon2xx = 0) => {
+  const h = heldAtTarget(rows, allowedNon2xx);
   return h ? `${Math.round(h.rps).toLocaleString('en')} req/s (${h.connections} connections, p99 ${h.p99ms.toFixed(1)} ms)` : 'not reached';
 };
 const summary = [
@@ -110,7 +109,7 @@ const summary = [
   '| figure | track.search | matcher.track.get |',
   '|---|---:|---:|',
   `| in the engine, p50 / p99 | ${searchLatency.p50ms.toFixed(2)} / ${searchLatency.p99ms.toFixed(2)} ms | ${matchLatency.p50ms.toFixed(2)} / ${matchLatency.p99ms.toFixed(2)} ms |`,
-  `| HTTP throughput at p99 ≤ 20 ms | ${held(searchRows)} | ${held(matchRows)} |`,
+  `| HTTP throughput at p99 ≤ 20 ms | ${held(searchRows)} | ${held(matchRows, 0.01)} (404s for unmatched queries allowed; repeated queries are answered from the matcher cache) |`,
   `| matcher: queries answered with a track | | ${(100 * matchedShare).toFixed(1)}% |`,
   '',
   sweepTable([...searchRows.map((row) => ({ name: 'track.search', row })), ...matchRows.map((row) => ({ name: 'matcher.track.get', row }))], bareRows),
