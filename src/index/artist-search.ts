@@ -7,7 +7,7 @@ import { normalizeName, wordsOf } from './normalize.js';
 import { trigramsOf } from './names.js';
 import { FIELD } from './terms.js';
 import { TopK } from './topk.js';
-import { contains, intersect, type VoteBoard } from './posting-ops.js';
+import { contains, intersect, weightAt, type VoteBoard } from './posting-ops.js';
 import type { TextIndex } from './text-index.js';
 import type { SearchResult } from './track-search.js';
 
@@ -37,13 +37,13 @@ export function searchArtists(ix: TextIndex, board: VoteBoard, q: ArtistQuery, d
     const exact = ix.list(ix.artistPostings, FIELD.artistExact, name);
     const clauses = wordsOf(name).map((w) => {
       const list = ix.list(ix.artistPostings, FIELD.artistWord, w);
-      return { docs: list, weights: new Float32Array(list.length).fill(Math.log(1 + n / Math.max(1, list.length))) };
+      return { docs: list, weights: Math.log(1 + n / Math.max(1, list.length)) };
     });
     const matched = intersect(clauses, deadline);
     if (matched.docs.length > 0) {
       for (let i = 0; i < matched.docs.length; i++) {
         const doc = matched.docs[i];
-        consider(doc, matched.weights[i] + (contains(exact, doc) ? 100 : 0));
+        consider(doc, weightAt(matched, i) + (contains(exact, doc) ? 100 : 0));
       }
     } else {
       // No artist has every word: fall back to names sharing most of the query's trigrams.

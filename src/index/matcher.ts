@@ -111,7 +111,7 @@ export class Matcher {
   private artistTracks(lead: string): number[] {
     const lists = wordsOf(lead).map((w) => this.ix.list(this.ix.trackPostings, FIELD.artist, w));
     if (lists.length === 0 || lists.some((l) => l.length === 0)) return [];
-    const docs = intersect(lists.map((l) => ({ docs: l, weights: new Float32Array(l.length) })), Infinity).docs;
+    const docs = intersect(lists.map((l) => ({ docs: l, weights: 0 })), Infinity).docs;
     return docs.length <= MAX_ARTIST_TRACKS ? [...docs] : [];
   }
 

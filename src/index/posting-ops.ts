@@ -5,11 +5,17 @@
 import { TopK } from './topk.js';
 import { DeadlineError } from './deadline.js';
 
-/** A word clause's matching documents, ascending, with the relevance each earns. */
+/**
+ * A word clause's matching documents, ascending, with the relevance each earns: one number when
+ * every document earns the same (a single posting list: no per-document array to allocate).
+ */
 export interface Clause {
   docs: Uint32Array;
-  weights: Float32Array;
+  weights: Float32Array | number;
 }
+
+/** The relevance document i of a clause earns. */
+export const weightAt = (c: Clause, i: number): number => (typeof c.weights === 'number' ? c.weights : c.weights[i]);
 
 /**
  * Votes per document in a typed array (a Map costs ten times as much per vote), with the list of
@@ -88,37 +94,57 @@ export function union(a: Clause, list: Uint32Array, weight: number): Clause {
   while (i < a.docs.length || j < list.length) {
     if (j >= list.length || (i < a.docs.length && a.docs[i] < list[j])) {
       docs[n] = a.docs[i];
-      weights[n++] = a.weights[i++];
+      weights[n++] = weightAt(a, i++);
     } else if (i >= a.docs.length || list[j] < a.docs[i]) {
       docs[n] = list[j++];
       weights[n++] = weight;
     } else {
       docs[n] = a.docs[i];
-      weights[n++] = a.weights[i++] + weight;
+      weights[n++] = weightAt(a, i++) + weight;
       j++;
     }
   }
   return { docs: docs.subarray(0, n), weights: weights.subarray(0, n) };
 }
 
+/** Past this size ratio, intersecting gallops through the longer list instead of merging. */
+const GALLOP_RATIO = 16;
+
 /** Documents in every clause, their weights summed; smallest clause first, galloping into larger. */
 export function intersect(clauses: Clause[], deadline: number): Clause {
   const sorted = [...clauses].sort((a, b) => a.docs.length - b.docs.length);
-  let acc: Clause = { docs: sorted[0].docs, weights: Float32Array.from(sorted[0].weights) };
+  let acc: Clause = sorted[0];
   for (let c = 1; c < sorted.length && acc.docs.length > 0; c++) {
     if (Date.now() > deadline) throw new DeadlineError();
     const other = sorted[c];
     const docs = new Uint32Array(acc.docs.length);
     const weights = new Float32Array(acc.docs.length);
     let n = 0;
-    let lo = 0;
-    for (let i = 0; i < acc.docs.length; i++) {
-      const at = lowerBound(other.docs, acc.docs[i], lo);
-      if (at < other.docs.length && other.docs[at] === acc.docs[i]) {
-        docs[n] = acc.docs[i];
-        weights[n++] = acc.weights[i] + other.weights[at];
+    if (other.docs.length < GALLOP_RATIO * acc.docs.length) {
+      // Lists of similar size: a linear merge reads both sequentially (a few ns per element).
+      const a = acc.docs;
+      const b = other.docs;
+      let i = 0;
+      let j = 0;
+      while (i < a.length && j < b.length) {
+        if (a[i] < b[j]) i++;
+        else if (a[i] > b[j]) j++;
+        else {
+          docs[n] = a[i];
+          weights[n++] = weightAt(acc, i++) + weightAt(other, j++);
+        }
       }
-      lo = at;
+    } else {
+      // A much longer list: gallop through it from each document of the shorter one.
+      let lo = 0;
+      for (let i = 0; i < acc.docs.length; i++) {
+        const at = lowerBound(other.docs, acc.docs[i], lo);
+        if (at < other.docs.length && other.docs[at] === acc.docs[i]) {
+          docs[n] = acc.docs[i];
+          weights[n++] = weightAt(acc, i) + weightAt(other, at);
+        }
+        lo = at;
+      }
     }
     acc = { docs: docs.subarray(0, n), weights: weights.subarray(0, n) };
   }

@@ -7,7 +7,7 @@ import { normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { FIELD, FLAG } from './terms.js';
 import { TopK } from './topk.js';
 import { DeadlineError } from './deadline.js';
-import { intersect, union, type Clause } from './posting-ops.js';
+import { intersect, union, weightAt, type Clause } from './posting-ops.js';
 import type { TextIndex } from './text-index.js';
 
 export type WordParam = 'q' | 'q_track' | 'q_artist' | 'q_lyrics' | 'q_track_artist' | 'q_writer';
@@ -63,18 +63,22 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
   const top = new TopK(q.offset + q.limit);
   const groups = q.groupCommontrack ? new Map<number, { doc: number; score: number }>() : undefined;
   let available = 0;
+  let floor = top.floor;
   for (let i = 0; i < n; i++) {
     if ((i & 0xffff) === 0 && Date.now() > deadline) throw new DeadlineError();
     const doc = matched ? matched.docs[i] : i;
     if (!passes(ix, doc, q)) continue;
-    const score = sortKey(ix, doc, q, matched ? matched.weights[i] : 0);
+    const score = sortKey(ix, doc, q, matched ? weightAt(matched, i) : 0);
     if (groups) {
       const g = groups.get(ix.track.common[doc]);
       if (!g || score > g.score) groups.set(ix.track.common[doc], { doc, score });
       continue;
     }
     available++;
-    if (score >= top.floor) top.push(doc, score);
+    if (score >= floor) {
+      top.push(doc, score);
+      floor = top.floor;
+    }
   }
   if (groups) {
     available = groups.size;
@@ -96,9 +100,9 @@ function wordClauses(ix: TextIndex, fields: readonly string[], text: string): Cl
       const list = ix.list(ix.trackPostings, field, word);
       if (list.length === 0) continue;
       const weight = FIELD_WEIGHT[field] * Math.log(1 + ix.track.id.length / list.length);
-      clause = clause ? union(clause, list, weight) : { docs: list, weights: new Float32Array(list.length).fill(weight) };
+      clause = clause ? union(clause, list, weight) : { docs: list, weights: weight };
     }
-    clauses.push(clause ?? { docs: new Uint32Array(0), weights: new Float32Array(0) });
+    clauses.push(clause ?? { docs: new Uint32Array(0), weights: 0 });
   }
   return clauses;
 }
