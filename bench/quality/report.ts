@@ -1,0 +1,182 @@
+/**
+ * The bench's report: a markdown page (bench/results/quality-<N>.md, also printed) and the same
+ * figures as JSON (quality-<N>.json). Every table says what it measures; systems that did not run
+ * say why.
+ */
+import type { CatalogInfo } from './catalog.js';
+import type { SystemRun } from './evaluate.js';
+import type { Scores } from './metrics.js';
+import { BUCKETS, type Bucket, type QuerySet } from './queries.js';
+
+export interface ScoredRun extends Omit<SystemRun, 'outcomes'> {
+  scores?: Scores;
+}
+
+export interface Report {
+  at: string;
+  machine: string;
+  /** 1-minute load average when the run started and ended (other work on the machine skews latency). */
+  loadAverage: { start: number; end: number };
+  tracks: number;
+  catalog: CatalogInfo;
+  query: {
+    seed: number;
+    perBucket: number;
+    total: number;
+    perBucketCounts: Partial<Record<Bucket, number>>;
+    unrelated: { heldout: number; prose: number };
+    minWords: number;
+    vocabularySize: number;
+    prose: QuerySet['prose'];
+  };
+  threshold: number;
+  stages: Array<{ stage: string; seconds: number; note?: string }>;
+  systems: ScoredRun[];
+}
+
+const fixed = (x: number | undefined, digits = 3): string => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits));
+const pct = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+const ms = (x: number): string => (Number.isNaN(x) ? 'n/a' : x < 10 ? x.toFixed(2) : x.toFixed(0));
+const secs = (x: number): string => (x < 10 ? `${x.toFixed(1)} s` : x < 600 ? `${x.toFixed(0)} s` : `${(x / 60).toFixed(1)} min`);
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function table(head: string[], rows: string[][], align: string[] = head.map((_, i) => (i === 0 ? '---' : '---:'))): string {
+  return [`| ${head.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}
+
+function metricTable(r: Report, scored: readonly ScoredRun[], metric: 'recall1' | 'recall10' | 'mrr'): string {
+  const buckets = BUCKETS.filter((b) => b !== 'unrelated');
+  const rows = buckets.map((b) => [b, String(r.query.perBucketCounts[b] ?? 0), ...scored.map((s) => fixed(s.scores?.buckets[b]?.[metric]))]);
+  return table(['bucket', 'n', ...scored.map((s) => s.name)], rows);
+}
+
+export function markdown(r: Report): string {
+  const c = r.catalog;
+  const scored = r.systems.filter((s): s is ScoredRun & { scores: Scores } => s.status === 'ok' && s.scores !== undefined);
+  const refrain = scored.find((s) => s.name === 'refrain');
+  const out: string[] = [];
+  out.push(`# bench/quality — fingerprint quality at ${r.tracks.toLocaleString('en')} tracks`, '');
+  out.push(`${r.at.slice(0, 16)}Z — ${r.machine}; 1-min load average ${r.loadAverage.start.toFixed(1)} at start, ${r.loadAverage.end.toFixed(1)} at end`, '');
+  out.push(
+    `**Catalog**: ${r.tracks.toLocaleString('en')} tracks = ${c.corpusTracks.toLocaleString('en')} real-text tracks (the five ` +
+      `\`/work/shared/corpus\` files minus the held-out tracks, track_id % 20 = 0) + ${c.generatedTracks.toLocaleString('en')} ` +
+      `generated distractors (${c.distractorSource}). Held-out: ${c.heldOut.total.toLocaleString('en')} fortunes; ` +
+      `${c.heldOut.droppedEqual} dropped as equal to an imported text and ${c.heldOut.droppedContained} as contained in one (normal form), ` +
+      `${c.heldOut.kept.toLocaleString('en')} kept as unrelated texts.`,
+    '',
+    `**Queries**: seed ${r.query.seed}, ${r.query.perBucket} per bucket, ${r.query.total.toLocaleString('en')} in all, each of ≥ ${r.query.minWords} words. ` +
+      `Lyric buckets: half from real-text tracks, half from generated ones, only from lyrics long enough and visible to a key without a country. ` +
+      `\`exact-N\`: N characters from a word start; \`format\`: 200 characters with case, punctuation and line breaks changed; ` +
+      `\`noise-P\`: 200 characters with P% of characters substituted/inserted/deleted; \`words-P\`: 200 characters with P% of words ` +
+      `dropped, replaced (vocabulary of ${r.query.vocabularySize.toLocaleString('en')} lyric words) or swapped; \`embedded\`: 200 characters ` +
+      `in the middle of ~800 characters of README prose. \`unrelated\`: ${r.query.unrelated.heldout} held-out fortunes + ` +
+      `${r.query.unrelated.prose} README paragraphs (node_modules, markdown and code stripped), 100–600 characters each.`,
+    '',
+    '**Scoring**: the relevant tracks of a query are all tracks whose lyrics have the same normal form (lower case, letters and digits, ' +
+      'spaces collapsed) as its source (versions share lyrics; fortunes repeat). recall@k = share of queries with a relevant track ' +
+      'in the top k; MRR over the top 10; errors and timeouts count as misses. Systems ran one after another on the same catalog and ' +
+      'queries; latency is per query as the bench sees it (client side, including HTTP / protocol / pipe), with the concurrency listed.',
+    '',
+  );
+
+  out.push('## Systems', '');
+  out.push(
+    table(
+      ['system', 'status', 'load', 'in flight', 'p50 ms', 'p99 ms', 'errors', 'timeouts', 'settings; load detail'],
+      r.systems.map((s) => [
+        s.name,
+        s.status === 'ok'
+          ? s.subsamplePerBucket
+            ? `ok on a subsample (${s.subsamplePerBucket} per bucket, ${s.queryCount} queries)`
+            : 'ok'
+          : `**${s.status}**: ${s.reason ?? ''}`,
+        s.load ? `${secs(s.load.seconds)}${s.load.cached ? ' (reused)' : ''}` : 'n/a',
+        String(s.concurrency),
+        s.scores ? ms(s.scores.latency.p50) : 'n/a',
+        s.scores ? ms(s.scores.latency.p99) : 'n/a',
+        s.scores ? String(s.scores.errors) : 'n/a',
+        s.scores ? String(s.scores.timeouts) : 'n/a',
+        `${s.settings}${s.load ? `; ${s.load.detail}` : ''}`,
+      ]),
+      ['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---'],
+    ),
+    '',
+  );
+
+  if (scored.length > 0) {
+    out.push('## recall@1', '', metricTable(r, scored, 'recall1'), '');
+    out.push('## recall@10', '', metricTable(r, scored, 'recall10'), '');
+    out.push('## MRR', '', metricTable(r, scored, 'mrr'), '');
+
+    out.push(`## False positives on \`unrelated\` (n = ${r.query.perBucketCounts.unrelated ?? 0})`, '');
+    const fpRows: string[][] = [];
+    for (const s of scored) {
+      const u = s.scores.unrelated;
+      if (s.name === 'refrain') fpRows.push([s.name, `top similarity ≥ ${r.threshold}`, pct(u.atThreshold)]);
+      fpRows.push([s.name, s.name === 'refrain' ? 'any answer (top score present)' : 'top score present (any answer)', pct(u.anyHit)]);
+    }
+    out.push(table(['system', 'false positive when', 'rate'], fpRows, ['---', '---', '---:']), '');
+    out.push(
+      'The baselines have no calibrated score, so their rate is "answered at all" (pg_trgm answers only above its word_similarity ' +
+        'threshold; FTS5 and MiniSearch answer whenever one word matches). A threshold-based rate is n/a for them.',
+      '',
+    );
+
+    if (refrain?.scores?.sweep) {
+      const buckets = BUCKETS.filter((b) => b !== 'unrelated');
+      out.push('## Refrain: similarity threshold sweep', '');
+      out.push('FP rate on `unrelated` and recall@1 counting only a top answer at or above the threshold.', '');
+      out.push(
+        table(
+          ['threshold', 'FP rate', ...buckets],
+          refrain.scores.sweep.map((row) => [String(row.threshold), pct(row.fpRate), ...buckets.map((b) => fixed(row.recall1[b]))]),
+        ),
+        '',
+      );
+    }
+
+    // Ambiguity counts from the system that answered the most queries (others may have run a subsample).
+    const first = scored.reduce((a, b) => (b.queryCount > a.queryCount ? b : a)).scores.buckets;
+    if (Object.values(first).some((b) => b?.ambiguous !== undefined)) {
+      const lyricBuckets = BUCKETS.filter((b) => b !== 'unrelated');
+      out.push('## Ambiguous excerpts', '');
+      out.push(
+        'FTS5 look-ups of each query\'s unedited excerpt (less its possibly cut last word) in tracks outside its relevant set. ' +
+          '*verbatim*: the excerpt occurs word for word in another song, so no system can know which one was meant; the system ' +
+          'columns give recall@1 over the other queries (n). *lines elsewhere*: another song holds every line of the excerpt, not ' +
+          'necessarily together (generated lyrics reuse whole lines): a score that only measures how much of the query a lyric ' +
+          'covers ties it with the source, one that also rewards contiguity need not.',
+        '',
+      );
+      out.push(
+        table(
+          ['bucket', 'verbatim', 'lines elsewhere', ...scored.map((s) => s.name)],
+          lyricBuckets.map((b) => [
+            b,
+            `${first[b]?.ambiguous ?? 'n/a'} of ${first[b]?.n ?? 0}`,
+            `${first[b]?.linesAmbiguous ?? 'n/a'} of ${first[b]?.n ?? 0}`,
+            ...scored.map((s) => {
+              const u = s.scores.buckets[b]?.unambiguous;
+              return u ? `${fixed(u.recall1)} (${u.n})` : 'n/a';
+            }),
+          ]),
+        ),
+        '',
+      );
+    }
+
+    out.push('## recall@1 by source (real-text corpus / generated)', '');
+    const buckets = BUCKETS.filter((b) => b !== 'unrelated');
+    out.push(
+      table(
+        ['bucket', ...scored.map((s) => s.name)],
+        buckets.map((b) => [b, ...scored.map((s) => `${fixed(s.scores?.byOrigin[b]?.corpus?.recall1, 2)} / ${fixed(s.scores?.byOrigin[b]?.generated?.recall1, 2)}`)]),
+      ),
+      '',
+    );
+  }
+
+  out.push('## Stage times', '');
+  out.push(table(['stage', 'time', 'note'], r.stages.map((s) => [s.stage, secs(s.seconds), s.note ?? '']), ['---', '---:', '---']), '');
+  return out.join('\n');
+}
