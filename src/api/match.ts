@@ -25,8 +25,14 @@ export interface MatchInput {
 }
 
 const CACHE_SIZE = 50_000;
-const cache = new Map<string, MatchResult>();
-let cacheVersion = '';
+
+/** A server's match results, valid for one index generation and catalog state. */
+interface MatchCache {
+  version: string;
+  results: Map<string, MatchResult>;
+}
+/** Per index service: servers in one process (tests) never share answers. */
+const caches = new WeakMap<object, MatchCache>();
 
 /** The matched track; sets header.mode, confidence and cached. 404 when nothing is good enough. */
 export async function matchTrack(ctx: ApiContext, p: MatchInput): Promise<TrackRecord> {
@@ -44,17 +50,16 @@ export async function matchTrack(ctx: ApiContext, p: MatchInput): Promise<TrackR
   if (!normalizeName(p.q_track) || !normalizeName(p.q_artist)) throw badRequest('q_track and q_artist must hold letters or digits');
 
   const version = `${ctx.index.generation}:${ctx.catalog.lastChange()}`;
-  if (version !== cacheVersion) {
-    cache.clear();
-    cacheVersion = version;
-  }
+  let cache = caches.get(ctx.index);
+  if (!cache || cache.version !== version) caches.set(ctx.index, (cache = { version, results: new Map() }));
+  const results = cache.results;
   const key = `${normalizeName(p.q_track)}\u0000${normalizeName(p.q_artist)}`;
-  let result = cache.get(key);
+  let result = results.get(key);
   const cached = result ? 1 : 0;
   if (!result) {
     result = await ctx.index.match({ title: p.q_track, artist: p.q_artist });
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    cache.set(key, result);
+    if (results.size >= CACHE_SIZE) results.delete(results.keys().next().value as string);
+    results.set(key, result);
   }
   const track = result.track !== undefined ? ctx.catalog.getTrack(result.track) : undefined;
   if (!track) throw notFound(`no track matches q_track "${p.q_track}" by q_artist "${p.q_artist}" closely enough`);
