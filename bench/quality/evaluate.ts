@@ -2,9 +2,9 @@
  * Running one system over the query set: load it, warm it with a few queries, then send every
  * query (in a seeded shuffled order, so early timings stand for the whole set) with the system's
  * concurrency, timing each one from the bench's side. A system whose load fails is reported with
- * the reason instead of results. When its first queries project a run longer than the time budget,
- * it goes on with a balanced subsample that fits (fewer queries per bucket), or stops when fewer
- * than MIN_PER_BUCKET would fit.
+ * the reason instead of results. When the pace so far (checked every 40 answers) projects a run
+ * longer than the time budget, it goes on with a balanced subsample that fits (fewer queries per
+ * bucket), or stops when fewer than MIN_PER_BUCKET per bucket would fit.
  */
 import { subsample, type Query } from './queries.js';
 import { shuffled, streamRng } from './random.js';
@@ -45,6 +45,36 @@ export interface RunOptions {
 /** Fewer queries per bucket than this make figures too noisy to report. */
 const MIN_PER_BUCKET = 10;
 
+/**
+ * Whether the rest of the run fits the budget at the pace so far; if not, the largest balanced
+ * subsample (per bucket, below the current one) whose unanswered queries fit the time left, and the
+ * new order (answered queries first, then the subsample's others), or a reason to stop.
+ */
+function fitBudget(
+  queries: readonly Query[],
+  order: readonly Query[],
+  next: number,
+  perBucket: number | undefined,
+  elapsed: number,
+  done: number,
+  budget: number,
+): { perBucket?: number; order: Query[]; why?: string; stop?: string } {
+  const perQuery = elapsed / done;
+  const projected = elapsed + perQuery * (order.length - next);
+  if (projected <= budget) return { order: [...order] };
+  const why = `${(perQuery * 1000).toFixed(0)} ms per query: ${order.length} queries would take ${(projected / 60).toFixed(0)} min (budget ${(budget / 60).toFixed(0)} min)`;
+  const started = new Set(order.slice(0, next).map((q) => q.id));
+  const most = Math.max(...[...new Set(queries.map((q) => q.bucket))].map((b) => queries.filter((q) => q.bucket === b).length));
+  for (let k = Math.min(perBucket ?? most, most) - 1; k >= MIN_PER_BUCKET; k--) {
+    const keep = new Set(subsample(queries, k).map((q) => q.id));
+    const left = [...keep].filter((id) => !started.has(id)).length;
+    if (elapsed + left * perQuery <= budget) {
+      return { perBucket: k, order: [...order.slice(0, next), ...order.slice(next).filter((q) => keep.has(q.id))], why };
+    }
+  }
+  return { order: [...order], stop: why };
+}
+
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 export async function runSystem(system: SearchSystem, queries: readonly Query[], options: RunOptions): Promise<SystemRun> {
@@ -65,6 +95,7 @@ export async function runSystem(system: SearchSystem, queries: readonly Query[],
     for (const q of order.slice(0, options.warmup ?? 20)) await system.search(q.text).catch(() => undefined);
 
     const outcomes: QueryOutcome[] = new Array(queries.length);
+    // The pace is checked after every `projectAfter` answers.
     const projectAfter = Math.min(options.projectAfter ?? 40, order.length);
     let next = 0;
     let done = 0;
@@ -82,20 +113,13 @@ export async function runSystem(system: SearchSystem, queries: readonly Query[],
         }
         done++;
         const elapsed = (performance.now() - started) / 1000;
-        if (done === projectAfter) {
-          const perQuery = elapsed / done;
-          const projected = perQuery * order.length;
-          if (projected > options.budgetMinutes * 60) {
-            const buckets = new Set(queries.map((x) => x.bucket)).size;
-            const fits = Math.floor((options.budgetMinutes * 60) / perQuery / buckets);
-            const why = `${(perQuery * 1000).toFixed(0)} ms per query: ${order.length} queries would take ${(projected / 60).toFixed(0)} min (budget ${options.budgetMinutes} min)`;
-            if (fits < MIN_PER_BUCKET) stop = why;
-            else {
-              console.error(`[${system.name}] ${why}: going on with ${fits} per bucket`);
-              perBucket = fits;
-              const keep = new Set(subsample(queries, fits).map((x) => x.id));
-              order = [...order.slice(0, next), ...order.slice(next).filter((x) => keep.has(x.id))];
-            }
+        if (done >= projectAfter && done % projectAfter === 0 && !stop) {
+          const fit = fitBudget(queries, order, next, perBucket, elapsed, done, options.budgetMinutes * 60);
+          if (fit.stop) stop = fit.stop;
+          else if (fit.perBucket !== undefined) {
+            console.error(`[${system.name}] ${fit.why}: going on with ${fit.perBucket} per bucket`);
+            perBucket = fit.perBucket;
+            order = fit.order;
           }
         }
         if (done % Math.max(1, Math.floor(order.length / 10)) === 0) console.error(`[${system.name}] ${done}/${order.length} queries, ${elapsed.toFixed(0)} s`);
