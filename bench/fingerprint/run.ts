@@ -12,30 +12,18 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Catalog } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/layout.js';
 import { FingerprintSearcher } from '../../src/index/fingerprint.js';
 import { normalizeText } from '../../src/index/normalize.js';
 import { machine, wrkVersion } from '../lib/measure.js';
-import { benchKey, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult } from '../lib/index-bench.js';
+import { benchKey, benchOptions, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult } from '../lib/index-bench.js';
 
-const { values } = parseArgs({
-  options: {
-    data: { type: 'string', default: path.join(ROOT, 'bench/.data/catalog-1000000') },
-    build: { type: 'boolean', default: false },
-    queries: { type: 'string', default: '2000' },
-    seconds: { type: 'string', default: '8' },
-    connections: { type: 'string', default: '1,2,4,8,16,32' },
-  },
-});
-const data = values.data;
-const seconds = Number(values.seconds);
-const connections = values.connections.split(',').map(Number);
+const { data, build: rebuild, queries: queryCount, seconds, connections } = benchOptions();
 const EXCERPT = 200;
 
 let build: { seconds: number; peakRssMiB: number } | undefined;
-if (values.build || !currentGeneration(data)) {
+if (rebuild || !currentGeneration(data)) {
   console.error('building the index…');
   const run = spawnSync('/usr/bin/time', ['-v', process.execPath, path.join(ROOT, 'bin/refrain.js'), 'index', '--force', '--json', '--data', data], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`refrain index failed: ${run.stderr}`);
@@ -45,7 +33,7 @@ if (values.build || !currentGeneration(data)) {
 const manifest = readManifest(currentGeneration(data)!);
 
 const catalog = Catalog.open(data);
-const withLyrics = sampleTracks(catalog, Number(values.queries), 11, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
+const withLyrics = sampleTracks(catalog, queryCount, 11, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
 const random = mulberry32(12);
 const queries = withLyrics.map((id) => {
   const body = catalog.getContent('lyrics', id)!.lyrics_body;

@@ -20,7 +20,7 @@ import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
 import { KeyStore } from '../../src/auth/keys.js';
 import { writeCatalog } from '../../src/cli/commands.js';
-import { cpuSeconds, machine, startProcess, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
+import { cpuSeconds, machine, mulberry32, startProcess, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const { values } = parseArgs({
@@ -37,16 +37,6 @@ const connections = Number(values.connections);
 const data = values.data ?? path.join(ROOT, 'bench/.data', `catalog-${tracks}`);
 
 const REQUESTS = 20_000;
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A rank in [0, n) with P(rank) ∝ 1/(rank+1): inverse of the continuous approximation of the harmonic CDF. */
 function zipfRank(u: number, n: number): number {

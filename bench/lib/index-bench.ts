@@ -8,21 +8,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KeyStore } from '../../src/auth/keys.js';
 import type { Catalog } from '../../src/catalog/store.js';
-import { cpuSeconds, startProcess, wrk, type WrkResult } from './measure.js';
+import { parseArgs } from 'node:util';
+import { cpuSeconds, mulberry32, startProcess, wrk, type WrkResult } from './measure.js';
+
+export { mulberry32 };
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** The p99 the HTTP throughput target is held at (DESIGN.md §8). */
 export const P99_TARGET_MS = 20;
-
-export function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` track ids drawn uniformly (with a seed) from the catalog's id range, existing ones only. */
 export function sampleTracks(catalog: Catalog, count: number, seed: number, keep: (id: number) => boolean = () => true): number[] {
@@ -39,6 +32,26 @@ export function sampleTracks(catalog: Catalog, count: number, seed: number, keep
 
 export function benchKey(catalog: Catalog, label: string): string {
   return new KeyStore(catalog.root).create({ plan: 'enterprise', quota: 0, label }).key;
+}
+
+/** Command-line options of the index benches (`--build` is bench/fingerprint's). */
+export function benchOptions() {
+  const { values } = parseArgs({
+    options: {
+      data: { type: 'string', default: path.join(ROOT, 'bench/.data/catalog-1000000') },
+      build: { type: 'boolean', default: false },
+      queries: { type: 'string', default: '2000' },
+      seconds: { type: 'string', default: '8' },
+      connections: { type: 'string', default: '1,2,4,8,16,32' },
+    },
+  });
+  return {
+    data: values.data,
+    build: values.build,
+    queries: Number(values.queries),
+    seconds: Number(values.seconds),
+    connections: values.connections.split(',').map(Number),
+  };
 }
 
 export interface Latency {

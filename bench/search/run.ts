@@ -15,31 +15,20 @@
  * (`header.cached`), as it would for repeated traffic; the response cache is off.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Catalog } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/layout.js';
 import { TextSearcher, type MatchQuery, type TrackQuery } from '../../src/index/text-search.js';
 import { normalizeText, wordsOf } from '../../src/index/normalize.js';
 import { machine, wrkVersion } from '../lib/measure.js';
-import { benchKey, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult, type SweepRow } from '../lib/index-bench.js';
+import { benchKey, benchOptions, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult, type SweepRow } from '../lib/index-bench.js';
 
-const { values } = parseArgs({
-  options: {
-    data: { type: 'string', default: path.join(ROOT, 'bench/.data/catalog-1000000') },
-    queries: { type: 'string', default: '2000' },
-    seconds: { type: 'string', default: '8' },
-    connections: { type: 'string', default: '1,2,4,8,16,32' },
-  },
-});
-const data = values.data;
-const seconds = Number(values.seconds);
-const connections = values.connections.split(',').map(Number);
+const { data, queries: queryCount, seconds, connections } = benchOptions();
 const manifest = readManifest(currentGeneration(data)!);
 
 const catalog = Catalog.open(data);
 const random = mulberry32(21);
 const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
-const sample = sampleTracks(catalog, Number(values.queries), 20, (id) => catalog.getTrack(id)?.has_lyrics === 1);
+const sample = sampleTracks(catalog, queryCount, 20, (id) => catalog.getTrack(id)?.has_lyrics === 1);
 
 interface Search {
   params: Record<string, string>;
