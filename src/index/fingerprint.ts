@@ -1,11 +1,13 @@
 /**
  * Fingerprint search (docs/fingerprint.md), run inside a pool worker:
  *
- * 1. Candidates: the query's sampled grams vote for the lyrics holding them, each vote weighted by
- *    the gram's rarity (idf). Grams are taken rarest first until `POSTINGS_BUDGET` postings were
- *    read, so the clichés thousands of songs share cost nothing once rarer evidence is in.
+ * 1. Candidates: the query's keys (pairs of sampled grams, grams.ts) vote for the lyrics holding
+ *    them, each vote weighted by the key's rarity (idf). Keys are read rarest first within a
+ *    postings budget that grows with the query, so the clichés thousands of songs share cost
+ *    nothing once rarer evidence is in; past it only while several lyrics tie for the most votes.
  * 2. Verification: the best candidates are compared gram by gram with the query (coverage.ts);
- *    `similarity` is the share of the query's characters the lyric accounts for, 0–100.
+ *    `similarity` is the share of the query's characters the lyric accounts for, 0–100. It stops
+ *    at candidates with far fewer votes than a verified match.
  */
 import { GRAM, indexKeys } from './grams.js';
 import { QueryGrams } from './coverage.js';
