@@ -46,6 +46,15 @@ export interface SweepRow {
   recall1: Partial<Record<Bucket, number>>;
 }
 
+/** A screening rule: flag when the top answer has similarity ≥ `similarity` or longest_match ≥ `longest`. */
+export interface RuleScore {
+  similarity: number;
+  longest: number;
+  fpRate: number;
+  /** recall@1 counting only a flagged top answer, per bucket. */
+  recall1: Partial<Record<Bucket, number>>;
+}
+
 export interface Scores {
   buckets: Partial<Record<Bucket, BucketScore>>;
   byOrigin: Partial<Record<Bucket, Partial<Record<Origin, { n: number; recall1: number }>>>>;
@@ -54,6 +63,8 @@ export interface Scores {
   errors: number;
   timeouts: number;
   sweep?: SweepRow[];
+  /** Refrain's documented screening rule, when its answers carry longest_match. */
+  rule?: RuleScore;
 }
 
 export const SWEEP_THRESHOLDS = [20, 30, 40, 50, 60, 70, 80, 90];
@@ -76,6 +87,8 @@ const share = (xs: readonly boolean[]): number => mean(xs.map((x) => (x ? 1 : 0)
 export interface ScoreOptions {
   /** Refrain's screening threshold (similarity 0–100). */
   threshold?: number;
+  /** With `threshold`: the longest_match (characters) that flags a text too (Refrain's rule). */
+  longest?: number;
   sweep: boolean;
   ambiguity?: Ambiguity;
 }
@@ -143,6 +156,16 @@ export function score(queries: readonly Query[], outcomes: readonly QueryOutcome
       }
       return { threshold: t, fpRate: share(unrelatedQs.map((q) => top(q) >= t)), recall1 };
     });
+  }
+  const longest = options.longest;
+  const hasLongest = queries.some((q) => outcomes[q.id].hits[0]?.longestMatch !== undefined);
+  if (threshold !== undefined && longest !== undefined && hasLongest) {
+    const flagged = (q: Query): boolean => top(q) >= threshold || (outcomes[q.id].hits[0]?.longestMatch ?? -Infinity) >= longest;
+    const recall1: RuleScore['recall1'] = {};
+    for (const bucket of Object.keys(buckets) as Bucket[]) {
+      recall1[bucket] = share(queries.filter((q) => q.bucket === bucket).map((q) => firstRelevant(q, outcomes[q.id]) === 1 && flagged(q)));
+    }
+    result.rule = { similarity: threshold, longest, fpRate: share(unrelatedQs.map(flagged)), recall1 };
   }
   return result;
 }

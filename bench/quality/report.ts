@@ -10,10 +10,14 @@ import { BUCKETS, type Bucket, type QuerySet } from './queries.js';
 
 export interface ScoredRun extends Omit<SystemRun, 'outcomes'> {
   scores?: Scores;
+  /** Date of the earlier run these figures come from (`--merge`). */
+  carriedFrom?: string;
 }
 
 export interface Report {
   at: string;
+  /** False while the run is still going (the report is rewritten after each system) or if it stopped. */
+  complete: boolean;
   machine: string;
   /** 1-minute load average when the run started and ended (other work on the machine skews latency). */
   loadAverage: { start: number; end: number };
@@ -56,6 +60,7 @@ export function markdown(r: Report): string {
   const refrain = scored.find((s) => s.name === 'refrain');
   const out: string[] = [];
   out.push(`# bench/quality — fingerprint quality at ${r.tracks.toLocaleString('en')} tracks`, '');
+  if (!r.complete) out.push('**Partial report**: written after each system; the run had not finished (or stopped) when this was written.', '');
   out.push(`${r.at.slice(0, 16)}Z — ${r.machine}; 1-min load average ${r.loadAverage.start.toFixed(1)} at start, ${r.loadAverage.end.toFixed(1)} at end`, '');
   out.push(
     `**Catalog**: ${r.tracks.toLocaleString('en')} tracks = ${c.corpusTracks.toLocaleString('en')} real-text tracks (the five ` +
@@ -84,7 +89,7 @@ export function markdown(r: Report): string {
     table(
       ['system', 'status', 'load', 'in flight', 'p50 ms', 'p99 ms', 'errors', 'timeouts', 'settings; load detail'],
       r.systems.map((s) => [
-        s.name,
+        s.carriedFrom ? `${s.name} (run of ${s.carriedFrom.slice(0, 16)}Z)` : s.name,
         s.status === 'ok'
           ? s.subsamplePerBucket
             ? `ok on a subsample (${s.subsamplePerBucket} per bucket, ${s.queryCount} queries)`
@@ -163,6 +168,14 @@ export function markdown(r: Report): string {
         ),
         '',
       );
+    }
+
+    const rule = refrain?.scores.rule;
+    if (rule) {
+      const buckets = BUCKETS.filter((b) => b !== 'unrelated');
+      out.push(`## Refrain: screening rule similarity ≥ ${rule.similarity} or longest_match ≥ ${rule.longest}`, '');
+      out.push('FP rate on `unrelated` and recall@1 counting only a top answer the rule flags (docs/fingerprint.md).', '');
+      out.push(table(['FP rate', ...buckets], [[pct(rule.fpRate), ...buckets.map((b) => fixed(rule.recall1[b]))]]), '');
     }
 
     out.push('## recall@1 by source (real-text corpus / generated)', '');

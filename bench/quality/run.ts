@@ -3,20 +3,22 @@
  * PostgreSQL pg_trgm, SQLite FTS5 (BM25) and MiniSearch on the same catalog and the same queries.
  *
  *   npm run build --silent && node dist/bench/quality/run.js [--tracks 100000] [--per-bucket 200]
- *     [--seed 1] [--systems refrain,pg,fts5,minisearch] [--threshold 50] [--concurrency 4]
+ *     [--seed 1] [--systems refrain,pg,fts5,minisearch] [--threshold 50] [--longest 80] [--concurrency 4]
  *     [--pg-threshold 0.6] [--pg-timeout-ms 1000] [--pg-connections 2]
  *     [--minisearch-fuzzy 0.2] [--minisearch-fuzzy-per-bucket 50] [--minisearch-heap-mib 16384]
  *     [--minisearch-load-minutes 30]
- *     [--budget-minutes 30] [--reload] [--reindex] [--skip-ambiguity]
+ *     [--budget-minutes 30] [--reload] [--reindex] [--skip-ambiguity] [--merge]
  *
  * Stages: the catalog (bench/.data/quality-<N>/, built once: catalog.ts), the lyrics file the
  * baselines load (lyrics-file.ts), the query set (queries.ts, cached per seed and size), then each
  * system in turn (systems/), scored (metrics.ts) and reported (report.ts) to
  * bench/results/quality-<N>.md and .json. `--reload` rebuilds the pg and FTS5 stores; `--reindex`
  * runs `refrain index --force`; `--skip-ambiguity` leaves out the ambiguity analysis (ambiguity.ts),
- * which needs the FTS5 database even when FTS5 is not among the systems.
+ * which needs the FTS5 database even when FTS5 is not among the systems. `--merge` keeps, from the
+ * previous report of the same catalog and query set, the systems this run did not run (marked with
+ * the date of their run): e.g. re-measure Refrain after a change without re-running the baselines.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     systems: { type: 'string', default: 'refrain,pg,fts5,minisearch' },
     threshold: { type: 'string', default: '50' },
+    longest: { type: 'string', default: '80' },
     concurrency: { type: 'string', default: '4' },
     'pg-threshold': { type: 'string', default: '0.6' },
     'pg-timeout-ms': { type: 'string', default: '1000' },
@@ -54,6 +57,7 @@ const { values } = parseArgs({
     reload: { type: 'boolean', default: false },
     reindex: { type: 'boolean', default: false },
     'skip-ambiguity': { type: 'boolean', default: false },
+    merge: { type: 'boolean', default: false },
   },
 });
 
@@ -131,6 +135,53 @@ for (const name of wanted) {
   }
 }
 
+// 4. The report, written after every system (a run that dies half-way leaves what it measured),
+// with --merge plus the other systems of the previous report on the same catalog and queries.
+const resultsDir = path.join(ROOT, 'bench/results');
+const jsonFile = path.join(resultsDir, `quality-${tracks}.json`);
+let carried: ScoredRun[] = [];
+if (values.merge && existsSync(jsonFile)) {
+  const previous = JSON.parse(readFileSync(jsonFile, 'utf8')) as Report;
+  const same =
+    previous.catalog.createdAt === info.createdAt && previous.query.seed === seed && previous.query.perBucket === perBucket && previous.query.total === queries.length;
+  if (!same) console.error(`--merge: ${jsonFile} is about another catalog or query set; nothing kept from it`);
+  else carried = previous.systems.filter((s) => !systems.some((x) => x.name === s.name)).map((s) => ({ ...s, carriedFrom: s.carriedFrom ?? previous.at }));
+}
+const perBucketCounts: Partial<Record<Bucket, number>> = {};
+for (const b of BUCKETS) perBucketCounts[b] = queries.filter((q) => q.bucket === b).length;
+
+function writeReport(runs: ScoredRun[], complete: boolean): string {
+  const report: Report = {
+    at: new Date().toISOString(),
+    complete,
+    machine: machine(),
+    loadAverage: { start: loadAverage, end: os.loadavg()[0] },
+    tracks,
+    catalog: info,
+    query: {
+      seed,
+      perBucket,
+      total: queries.length,
+      perBucketCounts,
+      unrelated: {
+        heldout: queries.filter((q) => q.origin === 'heldout').length,
+        prose: queries.filter((q) => q.origin === 'prose').length,
+      },
+      minWords: querySet.minWords,
+      vocabularySize: querySet.vocabularySize,
+      prose: querySet.prose,
+    },
+    threshold,
+    stages,
+    systems: [...runs, ...carried],
+  };
+  const md = markdown(report);
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(path.join(resultsDir, `quality-${tracks}.md`), `${md}\n`);
+  writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
+  return md;
+}
+
 const runs: ScoredRun[] = [];
 for (const system of systems) {
   const t0 = performance.now();
@@ -150,40 +201,14 @@ for (const system of systems) {
   runs.push({
     ...rest,
     scores: outcomes
-      ? score(answered, outcomes, { threshold: system.name === 'refrain' ? threshold : undefined, sweep: system.name === 'refrain', ambiguity })
+      ? score(answered, outcomes, {
+          threshold: system.name === 'refrain' ? threshold : undefined,
+          longest: num('longest'),
+          sweep: system.name === 'refrain',
+          ambiguity,
+        })
       : undefined,
   });
+  writeReport(runs, false);
 }
-
-// 4. Report.
-const perBucketCounts: Partial<Record<Bucket, number>> = {};
-for (const b of BUCKETS) perBucketCounts[b] = queries.filter((q) => q.bucket === b).length;
-const report: Report = {
-  at: new Date().toISOString(),
-  machine: machine(),
-  loadAverage: { start: loadAverage, end: os.loadavg()[0] },
-  tracks,
-  catalog: info,
-  query: {
-    seed,
-    perBucket,
-    total: queries.length,
-    perBucketCounts,
-    unrelated: {
-      heldout: queries.filter((q) => q.origin === 'heldout').length,
-      prose: queries.filter((q) => q.origin === 'prose').length,
-    },
-    minWords: querySet.minWords,
-    vocabularySize: querySet.vocabularySize,
-    prose: querySet.prose,
-  },
-  threshold,
-  stages,
-  systems: runs,
-};
-const md = markdown(report);
-const results = path.join(ROOT, 'bench/results');
-mkdirSync(results, { recursive: true });
-writeFileSync(path.join(results, `quality-${tracks}.md`), `${md}\n`);
-writeFileSync(path.join(results, `quality-${tracks}.json`), `${JSON.stringify(report, null, 2)}\n`);
-console.log(md);
+console.log(writeReport(runs, true));

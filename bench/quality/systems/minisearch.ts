@@ -29,6 +29,9 @@ export class MiniSearchHost {
   private readonly waiting = new Map<number, { resolve: (hits: Hit[]) => void; reject: (e: Error) => void }>();
   private stderrTail: string[] = [];
   private progress = { docs: 0, seconds: 0 };
+  private loaded = false;
+  /** Why the child is gone, once it is. */
+  private exitReason?: string;
 
   constructor(
     private readonly paths: BenchPaths,
@@ -54,6 +57,10 @@ export class MiniSearchHost {
     child.stderr?.on('data', (d: Buffer) => {
       this.stderrTail = [...this.stderrTail, ...d.toString('utf8').split('\n').filter(Boolean)].slice(-5);
     });
+    // A send to a dead child emits 'error' on it: without a listener that would end the whole bench.
+    child.on('error', (e) => {
+      this.exitReason ??= `child process error: ${e.message}`;
+    });
     return new Promise<LoadReport>((resolve, reject) => {
       const limit = setTimeout(() => {
         child.kill('SIGKILL');
@@ -63,6 +70,7 @@ export class MiniSearchHost {
         if (m.type === 'progress') this.progress = { docs: m.docs, seconds: m.seconds };
         else if (m.type === 'loaded') {
           clearTimeout(limit);
+          this.loaded = true;
           resolve({
             seconds: (performance.now() - started) / 1000,
             detail: `index of ${m.docs.toLocaleString('en')} lyrics built in ${m.seconds.toFixed(1)} s; JS heap ${m.heapMiB.toLocaleString('en')} MiB`,
@@ -78,9 +86,11 @@ export class MiniSearchHost {
       });
       child.once('exit', (code, signal) => {
         clearTimeout(limit);
-        const why =
-          `child exited (${signal ?? `code ${code}`}) after indexing ${this.progress.docs.toLocaleString('en')} docs in ` +
-          `${this.progress.seconds.toFixed(0)} s with --max-old-space-size=${this.options.heapMiB}: ${this.stderrTail.join(' | ').slice(0, 300)}`;
+        const when = this.loaded
+          ? 'while searching'
+          : `after indexing ${this.progress.docs.toLocaleString('en')} docs in ${this.progress.seconds.toFixed(0)} s`;
+        const why = `child exited (${signal ?? `code ${code}`}) ${when}, --max-old-space-size=${this.options.heapMiB}: ${this.stderrTail.join(' | ').slice(0, 300)}`;
+        this.exitReason = why;
         reject(new SystemFailure(why));
         for (const w of this.waiting.values()) w.reject(new Error(why));
         this.waiting.clear();
@@ -93,11 +103,16 @@ export class MiniSearchHost {
   search(text: string, fuzzy: number): Promise<Hit[]> {
     const child = this.child;
     if (!child) return Promise.reject(new Error('not loaded'));
+    if (this.exitReason || !child.connected) return Promise.reject(new Error(this.exitReason ?? 'child process gone'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       const m: ToChild = { type: 'search', id, text, fuzzy };
-      child.send(m);
+      child.send(m, (e) => {
+        if (!e) return;
+        this.waiting.delete(id);
+        reject(e);
+      });
     });
   }
 

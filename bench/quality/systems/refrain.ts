@@ -22,7 +22,7 @@ const PROBE_TEXT = 'The quick brown fox jumps over the lazy dog while the band p
 interface Envelope {
   message?: {
     header?: { status_code?: number; hint?: string };
-    body?: { track_list?: Array<{ similarity?: number; track?: { track_id?: number; similarity?: number } }> } | string;
+    body?: { track_list?: Array<{ similarity?: number; longest_match?: number; track?: { track_id?: number; similarity?: number } }> } | string;
   };
 }
 
@@ -86,7 +86,11 @@ export class RefrainSystem implements SearchSystem {
     const status = res.statusCode === 200 ? (header?.status_code ?? 200) : res.statusCode;
     const body = envelope.message?.body;
     const list = typeof body === 'object' ? (body.track_list ?? []) : [];
-    const hits = list.map((item) => ({ trackId: item.track?.track_id ?? 0, score: item.similarity ?? item.track?.similarity ?? 0 }));
+    const hits = list.map((item) => ({
+      trackId: item.track?.track_id ?? 0,
+      score: item.similarity ?? item.track?.similarity ?? 0,
+      longestMatch: item.longest_match,
+    }));
     return { status, hint: header?.hint ?? (typeof body === 'string' ? body : raw.slice(0, 200)), answer: { hits } };
   }
 

@@ -7,6 +7,8 @@
 export interface Hit {
   trackId: number;
   score: number;
+  /** Refrain's `longest_match`: the longest passage of the query found in the lyric (characters). */
+  longestMatch?: number;
 }
 
 export interface Answer {
