@@ -5,15 +5,24 @@
  *    them, each vote weighted by the key's rarity (idf). Keys are read rarest first within a
  *    postings budget that grows with the query, so the clichés thousands of songs share cost
  *    nothing once rarer evidence is in; past it only while several lyrics tie for the most votes.
+ *    When keys were left unread, the REFINED best-voted lyrics also get the votes of those keys,
+ *    found by galloping through the long lists (a few steps per candidate, not a scan): a query
+ *    made only of lines thousands of songs share (noise broke its rarer keys) is told apart by
+ *    which song holds all of them. The candidates verified are the best after that and the best
+ *    before it (the unread keys of prose around an embedded excerpt must not push the excerpt out).
  * 2. Verification: the best candidates are compared gram by gram with the query (coverage.ts);
  *    `similarity` is the share of the query's characters the lyric accounts for, 0–100. It stops
- *    at candidates with far fewer votes than a verified match.
+ *    at candidates with far fewer votes than a verified match. Answers are ranked by similarity,
+ *    except that those within TIE_WINDOW points of the best are ranked by their longest passage:
+ *    such similarities are equal evidence, and one long passage in common marks the source better
+ *    than many short ones (a song sharing stock lines, or prose words around an excerpt).
  */
 import { GRAM, indexKeys } from './grams.js';
 import { QueryGrams } from './coverage.js';
 import { column, type LoadedIndex } from './layout.js';
 import { normalizeText } from './normalize.js';
 import { PostingsView } from './postings.js';
+import { lowerBound } from './posting-ops.js';
 import { DeadlineError } from './deadline.js';
 import { TopK } from './topk.js';
 
@@ -29,6 +38,10 @@ const MIN_VERIFIED = 16;
 const VOTE_FLOOR = 0.3;
 /** Verification stops at a candidate with fewer votes than this share of a verified match's. */
 const STOP_RATIO = 0.5;
+/** Best-voted lyrics that also get the votes of the keys the budget left unread. */
+const REFINED = 512;
+/** Similarities within this many points of the best answer's are ranked by longest passage. */
+export const TIE_WINDOW = 2;
 
 export interface FingerprintHit {
   /** The track whose lyrics represent the recording in the index. */
@@ -91,14 +104,13 @@ export class FingerprintSearcher {
       hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity, covered, longest, tracks: [] });
       if (similarity >= 50 && strongVote === 0) strongVote = vote;
     }
-    hits.sort((a, b) => b.similarity - a.similarity || b.longest - a.longest);
-    const top = hits.slice(0, size);
+    const top = rank(hits).slice(0, size);
     for (const hit of top) hit.tracks = this.versionsOf(hit.commontrack, hit.track);
     return top;
   }
 
   /** Documents with the most weighted votes, best first. */
-  private candidates(query: string, count: number): { doc: number; vote: number }[] {
+  private candidates(query: string, count: number): Candidate[] {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
     const keys = indexKeys(query, this.scratch, this.bits);
     const lists: Uint32Array[] = [];
@@ -116,35 +128,87 @@ export class FingerprintSearcher {
     let read = 0;
     let best = 0;
     let atBest = 0;
-    for (const list of lists) {
+    let next = 0;
+    for (; next < lists.length; next++) {
+      const list = lists[next];
       if (read > 0 && read + list.length > budget) {
         // Past the budget only while several lyrics tie for the most votes (the keys read so far
         // are clichés they share: a noisy query lost its rarer keys), and never past the cap.
         if (read + list.length > Math.max(POSTINGS_CAP, budget) || atBest <= 1) break;
       }
       read += list.length;
-      const weight = Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
+      const weight = this.weight(list);
       for (let i = 0; i < list.length; i++) {
         const doc = list[i];
         const v = votes[doc];
         if (v === 0) touched[nTouched++] = doc;
-        const next = Math.min(0xffff, v + weight);
-        votes[doc] = next;
-        if (next > best) {
-          best = next;
+        const sum = Math.min(0xffff, v + weight);
+        votes[doc] = sum;
+        if (sum > best) {
+          best = sum;
           atBest = 1;
-        } else if (next === best) {
+        } else if (sum === best) {
           atBest++;
         }
       }
     }
+    const unread = lists.slice(next);
     const floor = best * VOTE_FLOOR;
-    const top = new TopK(count);
+    const top = new TopK(unread.length > 0 ? Math.max(REFINED, count) : count);
     for (let i = 0; i < nTouched; i++) {
       const doc = touched[i];
       if (votes[doc] >= floor && votes[doc] > top.floor) top.push(doc, votes[doc]);
     }
     for (let i = 0; i < nTouched; i++) votes[touched[i]] = 0;
-    return top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
+    const first = top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
+    return unread.length > 0 ? refine(first, unread, count, (list) => this.weight(list)) : first;
   }
+
+  /** A key's vote: idf in eighths, at least 1. */
+  private weight(list: Uint32Array): number {
+    return Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
+  }
+}
+
+export interface Candidate {
+  doc: number;
+  vote: number;
+}
+
+/**
+ * The best `count` of `first` (best first) once each also has the votes of the `unread` posting
+ * lists, plus those among the first `count` before that which fell behind, in refined-vote order.
+ */
+export function refine(first: readonly Candidate[], unread: readonly Uint32Array[], count: number, weightOf: (list: Uint32Array) => number): Candidate[] {
+  const byDoc = first.map((c) => ({ ...c })).sort((a, b) => a.doc - b.doc);
+  for (const list of unread) {
+    const weight = weightOf(list);
+    let lo = 0;
+    for (const c of byDoc) {
+      lo = lowerBound(list, c.doc, lo);
+      if (lo === list.length) break;
+      if (list[lo] === c.doc) c.vote += weight;
+    }
+  }
+  const refined = byDoc.sort((a, b) => b.vote - a.vote || a.doc - b.doc);
+  const chosen = refined.slice(0, count);
+  const earlier = new Set(first.slice(0, count).map((c) => c.doc));
+  for (const c of chosen) earlier.delete(c.doc);
+  if (earlier.size > 0) chosen.push(...refined.filter((c) => earlier.has(c.doc)));
+  return chosen;
+}
+
+/**
+ * Answers by similarity, best first; those within TIE_WINDOW points of the best by longest passage
+ * (then similarity).
+ */
+export function rank(hits: FingerprintHit[]): FingerprintHit[] {
+  if (hits.length === 0) return hits;
+  const bestSimilarity = Math.max(...hits.map((h) => h.similarity));
+  const near = (h: FingerprintHit) => bestSimilarity - h.similarity <= TIE_WINDOW;
+  return hits.sort((a, b) => {
+    const na = near(a);
+    if (na !== near(b)) return na ? -1 : 1;
+    return na ? b.longest - a.longest || b.similarity - a.similarity : b.similarity - a.similarity || b.longest - a.longest;
+  });
 }

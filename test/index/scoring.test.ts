@@ -4,6 +4,7 @@ import { bucketBitsFor, bucketOf, gramHashes, GRAM, isSampled, indexKeys, SAMPLE
 import { QueryGrams } from '../../src/index/coverage.js';
 import { normalizeText } from '../../src/index/normalize.js';
 import { TopK } from '../../src/index/topk.js';
+import { rank, refine, TIE_WINDOW, type Candidate, type FingerprintHit } from '../../src/index/fingerprint.js';
 import { artistCore, looseSimilarity, nameSimilarity, titleCore } from '../../src/index/names.js';
 
 const LYRIC = normalizeText(`Somewhere between the desert and the sea
@@ -87,4 +88,43 @@ t.test('title and artist cores drop versions and featured credits', async (t) =>
   t.ok(nameSimilarity('noah murray', 'noah muray') > 0.7);
   t.ok(nameSimilarity('noah murray', 'zoe kim') < 0.2);
   t.equal(looseSimilarity('murray noah', 'noah murray'), 1, 'word order does not matter');
+});
+
+t.test('refine: the unread keys lift the lyric that holds them all, and the earlier best stay', async (t) => {
+  const first: Candidate[] = [
+    { doc: 10, vote: 30 },
+    { doc: 4, vote: 29 },
+    { doc: 7, vote: 20 },
+    { doc: 2, vote: 20 },
+  ];
+  // Two long lists left unread; doc 7 is in both, doc 2 in one.
+  const unread = [Uint32Array.from([1, 2, 3, 7, 9, 11, 12]), Uint32Array.from([5, 7, 8, 13])];
+  const chosen = refine(first, unread, 2, () => 6);
+  t.same(
+    chosen.map((c) => [c.doc, c.vote]),
+    [
+      [7, 32],
+      [10, 30],
+      [4, 29],
+    ],
+    'doc 7 rises to the top; doc 4, second before, is still verified',
+  );
+  t.same(first[2], { doc: 7, vote: 20 }, 'the input is not changed');
+  t.same(
+    refine(first, [], 3, () => 6).map((c) => c.doc),
+    [10, 4, 2, 7],
+    'nothing unread: the best by vote (ties by lower doc), then doc 7, third before',
+  );
+});
+
+t.test('rank: by similarity, and within TIE_WINDOW of the best by longest passage', async (t) => {
+  const hit = (track: number, similarity: number, longest: number): FingerprintHit => ({ track, commontrack: track, similarity, covered: 0, longest, tracks: [] });
+  const ranked = rank([hit(1, 67.2, 36), hit(2, 66.2, 47), hit(3, 80, 20), hit(4, 79, 60), hit(5, 40, 200)]);
+  t.same(
+    ranked.map((h) => h.track),
+    [4, 3, 1, 2, 5],
+    '79 with a 60-character passage before 80 with 20; beyond the window by similarity',
+  );
+  t.equal(TIE_WINDOW, 2);
+  t.same(rank([]), []);
 });
