@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
 import { isRestricted } from '../../src/api/restrict.js';
-import { readHeldOut, type BenchPaths } from './catalog.js';
+import { readHeldOut, type BenchPaths, type HeldOut } from './catalog.js';
 import { charNoise, embed, excerpt, reformat, wordEdits } from './mutate.js';
 import { proseParagraphs } from './prose.js';
 import { shuffled, streamRng, type Rng } from './random.js';
@@ -46,12 +46,14 @@ export interface QuerySet {
   catalogCreatedAt: string;
   createdAt: string;
   minWords: number;
+  /** Held-out fortunes left out of `unrelated` for sharing a passage with an imported text (catalog.ts). */
+  heldOutDroppedShared: number;
   vocabularySize: number;
   prose: { paragraphs: number; forUnrelated: number; forEmbedding: number };
   queries: Query[];
 }
 
-const QUERY_SET_VERSION = 2;
+const QUERY_SET_VERSION = 3;
 /** The endpoint refuses texts with fewer words. */
 export const MIN_WORDS = 10;
 /** Corpus track ids lie below the generator's range (docs/generate.md). */
@@ -123,6 +125,7 @@ export function loadOrBuildQueries(paths: BenchPaths, options: { seed: number; p
 
 function buildQueries(paths: BenchPaths, options: { seed: number; perBucket: number; tracks: number; catalogCreatedAt: string }): QuerySet {
   const { seed, perBucket } = options;
+  const heldOut = readHeldOut(paths);
   const catalog = Catalog.open(paths.refrainData);
   try {
     // One pass over the lyrics: the groups of equal texts, and the candidate sources by origin.
@@ -147,18 +150,14 @@ function buildQueries(paths: BenchPaths, options: { seed: number; perBucket: num
     }
     const vocabList = [...vocabulary].sort();
 
-    // Prose: one half surrounds embedded excerpts, the other half is unrelated text.
-    const prose = shuffled(streamRng(seed, 'prose'), proseParagraphs(path.join(ROOT, 'node_modules')));
-    const half = Math.floor(prose.length / 2);
-    const unrelatedProse = prose.slice(0, half);
-    const embedPool = prose.slice(half);
+    const { prose, unrelatedProse, embedPool } = proseHalves(seed);
 
     const queries: Query[] = [];
     const make = makers(vocabList, embedPool);
     for (const bucket of BUCKETS) {
       const rng = streamRng(seed, bucket);
       if (bucket === 'unrelated') {
-        queries.push(...unrelatedQueries(rng, paths, unrelatedProse, perBucket, queries.length));
+        queries.push(...unrelatedQueries(rng, heldOut.texts, unrelatedProse, perBucket, queries.length));
         continue;
       }
       const { minLength, make: maker } = make[bucket];
@@ -189,6 +188,7 @@ function buildQueries(paths: BenchPaths, options: { seed: number; perBucket: num
       catalogCreatedAt: options.catalogCreatedAt,
       createdAt: new Date().toISOString(),
       minWords: MIN_WORDS,
+      heldOutDroppedShared: heldOut.droppedShared,
       vocabularySize: vocabList.length,
       prose: { paragraphs: prose.length, forUnrelated: unrelatedProse.length, forEmbedding: embedPool.length },
       queries,
@@ -198,11 +198,33 @@ function buildQueries(paths: BenchPaths, options: { seed: number; perBucket: num
   }
 }
 
+/** README prose paragraphs, shuffled: one half surrounds embedded excerpts, the other is unrelated text. */
+function proseHalves(seed: number): { prose: string[]; unrelatedProse: string[]; embedPool: string[] } {
+  const prose = shuffled(streamRng(seed, 'prose'), proseParagraphs(path.join(ROOT, 'node_modules')));
+  const half = Math.floor(prose.length / 2);
+  return { prose, unrelatedProse: prose.slice(0, half), embedPool: prose.slice(half) };
+}
+
+/** An unrelated text the bench may use: 100–600 characters and at least MIN_WORDS words. */
+const fitsUnrelated = (t: string): boolean => t.length >= UNRELATED_LENGTH.min && t.length <= UNRELATED_LENGTH.max && wordCount(t) >= MIN_WORDS;
+
+/**
+ * Every text the `unrelated` bucket draws from (held-out fortunes, then the unrelated half of the
+ * README prose), for a false-positive rate measured on more texts than the bucket holds.
+ */
+export function unrelatedPool(paths: BenchPaths, seed: number): { origin: 'heldout' | 'prose'; source?: number; text: string }[] {
+  return [
+    ...readHeldOut(paths)
+      .texts.filter((h) => fitsUnrelated(h.text))
+      .map((h) => ({ origin: 'heldout' as const, source: h.track_id, text: h.text })),
+    ...proseHalves(seed).unrelatedProse.filter(fitsUnrelated).map((text) => ({ origin: 'prose' as const, text })),
+  ];
+}
+
 /** Half held-out fortunes, half README prose; 100–600 characters and at least MIN_WORDS words. */
-function unrelatedQueries(rng: Rng, paths: BenchPaths, prose: readonly string[], perBucket: number, firstId: number): Query[] {
-  const fits = (t: string) => t.length >= UNRELATED_LENGTH.min && t.length <= UNRELATED_LENGTH.max && wordCount(t) >= MIN_WORDS;
-  const fortunes = shuffled(rng, readHeldOut(paths).filter((h) => fits(h.text)));
-  const paragraphs = shuffled(rng, prose.filter(fits));
+function unrelatedQueries(rng: Rng, heldOut: readonly HeldOut[], prose: readonly string[], perBucket: number, firstId: number): Query[] {
+  const fortunes = shuffled(rng, heldOut.filter((h) => fitsUnrelated(h.text)));
+  const paragraphs = shuffled(rng, prose.filter(fitsUnrelated));
   const nFortunes = Math.min(Math.ceil(perBucket / 2), fortunes.length);
   const nProse = Math.min(perBucket - nFortunes, paragraphs.length);
   const out: Query[] = [];

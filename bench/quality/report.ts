@@ -3,9 +3,10 @@
  * figures as JSON (quality-<N>.json). Every table says what it measures; systems that did not run
  * say why.
  */
-import type { CatalogInfo } from './catalog.js';
+import { SHARED_PASSAGE_WORDS, type CatalogInfo } from './catalog.js';
 import type { SystemRun } from './evaluate.js';
 import type { Scores } from './metrics.js';
+import type { Screening } from './screening.js';
 import { BUCKETS, type Bucket, type QuerySet } from './queries.js';
 
 export interface ScoredRun extends Omit<SystemRun, 'outcomes'> {
@@ -30,12 +31,15 @@ export interface Report {
     perBucketCounts: Partial<Record<Bucket, number>>;
     unrelated: { heldout: number; prose: number };
     minWords: number;
+    heldOutDroppedShared?: number;
     vocabularySize: number;
     prose: QuerySet['prose'];
   };
   threshold: number;
   stages: Array<{ stage: string; seconds: number; note?: string }>;
   systems: ScoredRun[];
+  /** Refrain's screening of every unrelated text (screening.ts). */
+  screening?: Screening;
 }
 
 const fixed = (x: number | undefined, digits = 3): string => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits));
@@ -67,7 +71,10 @@ export function markdown(r: Report): string {
       `\`/work/shared/corpus\` files minus the held-out tracks, track_id % 20 = 0) + ${c.generatedTracks.toLocaleString('en')} ` +
       `generated distractors (${c.distractorSource}). Held-out: ${c.heldOut.total.toLocaleString('en')} fortunes; ` +
       `${c.heldOut.droppedEqual} dropped as equal to an imported text and ${c.heldOut.droppedContained} as contained in one (normal form), ` +
-      `${c.heldOut.kept.toLocaleString('en')} kept as unrelated texts.`,
+      `${c.heldOut.kept.toLocaleString('en')} kept` +
+      (r.query.heldOutDroppedShared === undefined
+        ? ' as unrelated texts.'
+        : `, of which ${r.query.heldOutDroppedShared} are left out of the unrelated texts for sharing a passage of ${SHARED_PASSAGE_WORDS} words with an imported text (flagging them is right).`),
     '',
     `**Queries**: seed ${r.query.seed}, ${r.query.perBucket} per bucket, ${r.query.total.toLocaleString('en')} in all, each of ≥ ${r.query.minWords} words. ` +
       `Lyric buckets: half from real-text tracks, half from generated ones, only from lyrics long enough and visible to a key without a country. ` +
@@ -178,6 +185,8 @@ export function markdown(r: Report): string {
       out.push(table(['FP rate', ...buckets], [[pct(rule.fpRate), ...buckets.map((b) => fixed(rule.recall1[b]))]]), '');
     }
 
+    if (r.screening) out.push(...screeningSection(r.screening));
+
     out.push('## recall@1 by source (real-text corpus / generated)', '');
     const buckets = BUCKETS.filter((b) => b !== 'unrelated');
     out.push(
@@ -192,4 +201,29 @@ export function markdown(r: Report): string {
   out.push('## Stage times', '');
   out.push(table(['stage', 'time', 'note'], r.stages.map((s) => [s.stage, secs(s.seconds), s.note ?? '']), ['---', '---:', '---']), '');
   return out.join('\n');
+}
+
+/** Refrain's false-positive rate on every unrelated text, with the flagged texts and their matches. */
+function screeningSection(s: Screening): string[] {
+  const quote = (t: string) => `"${t.replace(/\s+/g, ' ').trim().slice(0, 160).replace(/\|/g, '\\|')}${t.length > 160 ? '…' : ''}"`;
+  const out = [
+    `## Refrain: false positives on every unrelated text (${s.texts.toLocaleString('en')})`,
+    '',
+    `All ${s.heldout.toLocaleString('en')} held-out fortunes and ${s.prose.toLocaleString('en')} README paragraphs that fit the \`unrelated\` rules ` +
+      `(the bucket above is a sample of them), screened with the rule similarity ≥ ${s.rule.similarity} or longest_match ≥ ${s.rule.longest}: ` +
+      `**${s.flagged.length} flagged = ${pct(s.flagged.length / Math.max(1, s.texts))}**` +
+      `${s.errors ? ` (${s.errors} errors)` : ''}, in ${s.seconds.toFixed(0)} s. Each flagged text and the lyric it matched:`,
+    '',
+  ];
+  if (s.flagged.length > 0) {
+    out.push(
+      table(
+        ['similarity', 'longest', 'text', 'matched lyric'],
+        s.flagged.map((f) => [f.similarity.toFixed(1), String(f.longest), quote(f.text), quote(f.lyric)]),
+        ['---:', '---:', '---', '---'],
+      ),
+      '',
+    );
+  }
+  return out;
 }

@@ -7,14 +7,16 @@
  *     [--pg-threshold 0.6] [--pg-timeout-ms 1000] [--pg-connections 2]
  *     [--minisearch-fuzzy 0.2] [--minisearch-fuzzy-per-bucket 50] [--minisearch-heap-mib 16384]
  *     [--minisearch-load-minutes 30]
- *     [--budget-minutes 30] [--reload] [--reindex] [--skip-ambiguity] [--merge]
+ *     [--budget-minutes 30] [--reload] [--reindex] [--skip-ambiguity] [--skip-screening] [--merge]
  *
  * Stages: the catalog (bench/.data/quality-<N>/, built once: catalog.ts), the lyrics file the
  * baselines load (lyrics-file.ts), the query set (queries.ts, cached per seed and size), then each
  * system in turn (systems/), scored (metrics.ts) and reported (report.ts) to
  * bench/results/quality-<N>.md and .json. `--reload` rebuilds the pg and FTS5 stores; `--reindex`
  * runs `refrain index --force`; `--skip-ambiguity` leaves out the ambiguity analysis (ambiguity.ts),
- * which needs the FTS5 database even when FTS5 is not among the systems. `--merge` keeps, from the
+ * which needs the FTS5 database even when FTS5 is not among the systems. After Refrain's run it
+ * screens every unrelated text the bench has (screening.ts; `--skip-screening` leaves that out).
+ * `--merge` keeps, from the
  * previous report of the same catalog and query set, the systems this run did not run (marked with
  * the date of their run): e.g. re-measure Refrain after a change without re-running the baselines.
  */
@@ -35,6 +37,7 @@ import { Fts5System } from './systems/fts5.js';
 import { MiniSearchHost, MiniSearchSystem } from './systems/minisearch.js';
 import { PgSystem } from './systems/pg.js';
 import { RefrainSystem } from './systems/refrain.js';
+import { screenUnrelated, type Screening } from './screening.js';
 import type { SearchSystem } from './systems/system.js';
 
 const { values } = parseArgs({
@@ -57,6 +60,7 @@ const { values } = parseArgs({
     reload: { type: 'boolean', default: false },
     reindex: { type: 'boolean', default: false },
     'skip-ambiguity': { type: 'boolean', default: false },
+    'skip-screening': { type: 'boolean', default: false },
     merge: { type: 'boolean', default: false },
   },
 });
@@ -140,12 +144,16 @@ for (const name of wanted) {
 const resultsDir = path.join(ROOT, 'bench/results');
 const jsonFile = path.join(resultsDir, `quality-${tracks}.json`);
 let carried: ScoredRun[] = [];
+let screening: Screening | undefined;
 if (values.merge && existsSync(jsonFile)) {
   const previous = JSON.parse(readFileSync(jsonFile, 'utf8')) as Report;
   const same =
     previous.catalog.createdAt === info.createdAt && previous.query.seed === seed && previous.query.perBucket === perBucket && previous.query.total === queries.length;
   if (!same) console.error(`--merge: ${jsonFile} is about another catalog or query set; nothing kept from it`);
-  else carried = previous.systems.filter((s) => !systems.some((x) => x.name === s.name)).map((s) => ({ ...s, carriedFrom: s.carriedFrom ?? previous.at }));
+  else {
+    carried = previous.systems.filter((s) => !systems.some((x) => x.name === s.name)).map((s) => ({ ...s, carriedFrom: s.carriedFrom ?? previous.at }));
+    if (!wanted.includes('refrain')) screening = previous.screening;
+  }
 }
 const perBucketCounts: Partial<Record<Bucket, number>> = {};
 for (const b of BUCKETS) perBucketCounts[b] = queries.filter((q) => q.bucket === b).length;
@@ -168,12 +176,14 @@ function writeReport(runs: ScoredRun[], complete: boolean): string {
         prose: queries.filter((q) => q.origin === 'prose').length,
       },
       minWords: querySet.minWords,
+      heldOutDroppedShared: querySet.heldOutDroppedShared,
       vocabularySize: querySet.vocabularySize,
       prose: querySet.prose,
     },
     threshold,
     stages,
     systems: [...runs, ...carried],
+    screening,
   };
   const md = markdown(report);
   mkdirSync(resultsDir, { recursive: true });
@@ -209,6 +219,22 @@ for (const system of systems) {
         })
       : undefined,
   });
+  if (system.name === 'refrain' && !values['skip-screening']) {
+    const t1 = performance.now();
+    screening = await screenWithRefrain();
+    stages.push({ stage: 'refrain: screening every unrelated text', seconds: (performance.now() - t1) / 1000, note: `${screening.texts.toLocaleString('en')} texts` });
+  }
   writeReport(runs, false);
 }
 console.log(writeReport(runs, true));
+
+/** Refrain, started again, screening the whole unrelated pool (screening.ts). */
+async function screenWithRefrain(): Promise<Screening> {
+  const refrain = new RefrainSystem(paths, num('concurrency'), info.seconds.index);
+  try {
+    await refrain.load();
+    return await screenUnrelated(refrain, paths, { seed, similarity: threshold, longest: num('longest'), concurrency: num('concurrency') });
+  } finally {
+    await refrain.close();
+  }
+}
