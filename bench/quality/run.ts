@@ -221,8 +221,12 @@ for (const system of systems) {
   });
   if (system.name === 'refrain' && !values['skip-screening']) {
     const t1 = performance.now();
-    screening = await screenWithRefrain();
-    stages.push({ stage: 'refrain: screening every unrelated text', seconds: (performance.now() - t1) / 1000, note: `${screening.texts.toLocaleString('en')} texts` });
+    // A failure here must not cost the scores already measured: it is noted and the run goes on.
+    const screened = await screenWithRefrain().catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
+    if (typeof screened !== 'string') screening = screened;
+    else console.error(`screening failed: ${screened}`);
+    const note = typeof screened === 'string' ? `failed: ${screened}` : `${screened.texts.toLocaleString('en')} texts`;
+    stages.push({ stage: 'refrain: screening every unrelated text', seconds: (performance.now() - t1) / 1000, note });
   }
   writeReport(runs, false);
 }
