@@ -4,6 +4,8 @@
  * (`docs/configuration.md`) and the validation errors, so none of them can drift apart (STYLE.md §11).
  */
 import { z } from 'zod';
+import { GRANT_TYPES } from './oauth/clients.js';
+import { SCOPES } from './oauth/scopes.js';
 
 /** How an option is read: its flag is `--kebab-case` of the key; `env` names an environment variable. */
 interface OptionMeta {
@@ -22,6 +24,11 @@ const bool = z.preprocess((v) => {
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const opt = <T extends z.ZodType>(schema: T, meta: OptionMeta) => schema.meta({ ...meta });
+
+/** A string option without a default: says "required" when missing. */
+const required = () => z.string({ error: (issue) => (issue.input === undefined ? 'required' : undefined) });
+/** A list given as one value, split on commas (and whitespace when `spaces`). */
+const list = (spaces = false) => z.string().transform((s) => s.split(spaces ? /[\s,]+/ : ',').map((x) => x.trim()).filter(Boolean));
 
 /** Every option any command takes. Commands pick theirs below. */
 export const OPTIONS = {
@@ -90,6 +97,24 @@ export const OPTIONS = {
     env: 'LOG_LEVEL',
   }),
   accessLog: opt(bool.default(false), { description: 'log one line per request', env: 'REFRAIN_ACCESS_LOG' }),
+  issuer: opt(
+    z
+      .url({ protocol: /^https?$/ })
+      .refine((s) => !s.includes('?') && !s.includes('#'), 'an issuer has no query or fragment (RFC 8414 §2)')
+      .optional(),
+    {
+      description: "OAuth issuer identifier, used byte for byte in discovery, tokens and the iss parameter; default the server's base URL",
+      env: 'REFRAIN_ISSUER',
+    },
+  ),
+  oauthInsecureCookies: opt(bool.default(false), {
+    description: 'send the OAuth login session cookie without Secure (plain-HTTP development only)',
+    env: 'REFRAIN_OAUTH_INSECURE_COOKIES',
+  }),
+  accessTokenTtl: opt(int(60, 86_400).default(3600), {
+    description: 'lifetime of OAuth access tokens in seconds (expires_in)',
+    env: 'REFRAIN_ACCESS_TOKEN_TTL',
+  }),
   strict: opt(bool.default(false), { description: 'abort on the first bad line, with nothing applied' }),
   batch: opt(int(1, 100_000).default(2000), { description: 'records written per LMDB transaction' }),
   progress: opt(bool.optional(), { description: 'show a progress bar (default: when stderr is a terminal)' }),
@@ -97,7 +122,7 @@ export const OPTIONS = {
   tracks: opt(int(1, 50_000_000).default(1000), { description: 'number of tracks to generate' }),
   seed: opt(int(0, 2 ** 31 - 1).default(1), { description: 'random seed: the same seed gives the same catalog' }),
   out: opt(z.string().optional(), { description: 'output file (.jsonl or .jsonl.gz); default standard output' }),
-  plan: opt(z.enum(['free', 'basic', 'enterprise']).default('free'), { description: 'plan of the key' }),
+  plan: opt(z.enum(['free', 'basic', 'enterprise']).default('free'), { description: 'plan of the key or OAuth client' }),
   quota: opt(int(0, 2 ** 31 - 1).optional(), {
     description: 'daily request quota (0 = unlimited; default by plan: free 2000, basic 100000, enterprise 0)',
   }),
@@ -108,9 +133,24 @@ export const OPTIONS = {
       .regex(/^[A-Za-z]{2}$/, 'a two-letter ISO 3166-1 country code')
       .transform((s) => s.toUpperCase())
       .optional(),
-    { description: 'country of the key: content blocked there is returned restricted' },
+    { description: 'country of the key or OAuth client: content blocked there is returned restricted' },
   ),
   label: opt(z.string().max(200).default(''), { description: 'a note to tell keys apart' }),
+  name: opt(required().trim().min(1).max(200), { description: 'name of the OAuth client (shown on the consent page) or of the user (required)' }),
+  redirectUri: opt(list().optional(), {
+    description: 'redirect URI of the OAuth client, matched exactly; repeat the flag or separate with commas; https, or http on localhost only',
+  }),
+  grantTypes: opt(list().pipe(z.array(z.enum(GRANT_TYPES)).min(1)).default(['authorization_code', 'refresh_token']), {
+    description: 'grant types of the OAuth client, comma-separated: authorization_code, refresh_token, client_credentials',
+  }),
+  scopes: opt(list(true).pipe(z.array(z.enum(SCOPES)).min(1)).default(['openid', 'profile', 'email', 'catalog:read']), {
+    description: `scopes the OAuth client may be granted, space- or comma-separated: ${SCOPES.join(' ')}`,
+  }),
+  email: opt(required().min(3).max(254), { description: 'e-mail address of the user: the login name (required)' }),
+  passwordStdin: opt(bool.default(false), {
+    description: "read the user's password from standard input (else from REFRAIN_USER_PASSWORD; never a flag, which ps would show)",
+  }),
+  retire: opt(bool.default(false), { description: 'also drop signing keys older than the previous one (tokens they signed stop verifying)' }),
 };
 
 type Options = typeof OPTIONS;
@@ -130,7 +170,7 @@ export const COMMANDS = {
     schema: pick(
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
-      'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars',
+      'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
     ),
   },
   import: {
@@ -155,6 +195,33 @@ export const COMMANDS = {
   },
   'keys list': { summary: 'list API keys (never their plaintext)', positionals: '', schema: pick('data', 'json') },
   'keys revoke': { summary: 'revoke an API key by its id', positionals: '<key_id>', schema: pick('data', 'json') },
+  'clients create': {
+    summary: 'register an OAuth client (its secret is shown once)',
+    positionals: '',
+    schema: pick('data', 'name', 'redirectUri', 'grantTypes', 'scopes', 'plan', 'quota', 'rate', 'country', 'json'),
+  },
+  'clients list': { summary: 'list OAuth clients (never their secrets)', positionals: '', schema: pick('data', 'json') },
+  'clients revoke': {
+    summary: 'revoke an OAuth client: its tokens stop working at once',
+    positionals: '<client_id>',
+    schema: pick('data', 'json'),
+  },
+  'users create': {
+    summary: 'create a user who can log in to the OAuth consent page',
+    positionals: '',
+    schema: pick('data', 'email', 'name', 'passwordStdin', 'json'),
+  },
+  'users list': { summary: 'list users (never their password hashes)', positionals: '', schema: pick('data', 'json') },
+  'users disable': {
+    summary: 'disable a user: no login, their tokens stop working at once',
+    positionals: '<user_id|email>',
+    schema: pick('data', 'json'),
+  },
+  'oauth-keys rotate': {
+    summary: 'add a new OAuth signing key; tokens signed with the old ones keep verifying',
+    positionals: '',
+    schema: pick('data', 'retire', 'json'),
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -4,13 +4,16 @@
  */
 import type { z } from 'zod';
 import type { Catalog } from '../catalog/store.js';
-import type { KeyRecord, Plan } from '../auth/keys.js';
+import type { Plan } from '../auth/keys.js';
+import type { Principal } from '../auth/guard.js';
+import type { ApiScope } from '../oauth/scopes.js';
 import type { Links } from './links.js';
 import type { IndexService } from '../index/pool.js';
 
 export interface ApiContext {
   readonly catalog: Catalog;
-  readonly key: KeyRecord;
+  /** The caller: an API key, or an OAuth token's client with the token's scopes and subject. */
+  readonly key: Principal;
   /** Country whose restrictions apply: the key's, else the `country` parameter, else ''. */
   readonly country: string;
   readonly links: Links;
@@ -39,6 +42,8 @@ export interface ApiMethod<P extends z.ZodType = z.ZodType> {
   params: P;
   /** Plans allowed to call the method (403 otherwise); all when absent. */
   plans?: readonly Plan[];
+  /** The scope an OAuth access token needs for the method (docs/oauth.md); `catalog:read` when absent. */
+  scope?: ApiScope;
   /** Schema of `message.body` on success, for the OpenAPI document. */
   body: z.ZodType;
   /** Extra statuses the method can answer, for the OpenAPI document. */

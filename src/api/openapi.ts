@@ -9,15 +9,25 @@ type JsonSchema = { properties?: Record<string, JsonSchema & { description?: str
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'bad request: a parameter is missing or malformed (header.hint names it)',
-  401: 'authentication failed: missing, invalid or revoked apikey',
+  401: 'authentication failed: missing, invalid or revoked apikey or access token',
   402: 'usage limit reached: the daily quota is spent',
-  403: 'not authorized: the plan does not include this method',
+  403: 'not authorized: the plan does not include this method, or the access token lacks its scope',
   404: 'not found',
   405: 'unknown API method, or the wrong HTTP verb',
   410: 'gone: the method passed its sunset',
   413: 'request body too large',
   429: 'rate limited: see Retry-After',
   503: 'busy: try again shortly',
+};
+
+const SCOPE_TEXT: Record<string, string> = {
+  'catalog:read': 'read methods (lookups, search, matcher, charts, lyrics, subtitles)',
+  fingerprint: 'track.lyrics.fingerprint.post (enterprise plan)',
+  'works:write': 'work.post',
+  'feeds:read': 'tracks.dump.get and feed downloads',
+  openid: 'an id_token',
+  profile: "the user's name",
+  email: "the user's e-mail address",
 };
 
 const COMMON_PARAMS = [
@@ -68,6 +78,7 @@ function operation(m: ApiMethod): Record<string, unknown> {
   const op: Record<string, unknown> = { operationId: m.name, summary: m.summary, parameters: [...COMMON_PARAMS, ...parameters], responses };
   if (m.deprecated) op.deprecated = true;
   if (m.plans) op['x-plans'] = m.plans;
+  op.security = [{ apikey: [] }, { bearer: [] }, { oauth2: [m.scope ?? 'catalog:read'] }];
   const data = input.properties?.data;
   if (data) op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data } } } } };
   return op;
@@ -84,8 +95,20 @@ export function openapiDocument(methods: Iterable<ApiMethod>, serverUrl: string)
       description: 'The /ws/1.1/ lyrics and catalog API served by Refrain. Every response is wrapped in {message:{header,body}}.',
     },
     servers: [{ url: serverUrl }],
-    components: { securitySchemes: { apikey: { type: 'apiKey', in: 'query', name: 'apikey' } } },
-    security: [{ apikey: [] }],
+    components: {
+      securitySchemes: {
+        apikey: { type: 'apiKey', in: 'query', name: 'apikey' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'an access token of /oauth/token (docs/oauth.md)' },
+        oauth2: {
+          type: 'oauth2',
+          flows: {
+            authorizationCode: { authorizationUrl: `${serverUrl}/oauth/authorize`, tokenUrl: `${serverUrl}/oauth/token`, scopes: SCOPE_TEXT },
+            clientCredentials: { tokenUrl: `${serverUrl}/oauth/token`, scopes: SCOPE_TEXT },
+          },
+        },
+      },
+    },
+    security: [{ apikey: [] }, { bearer: [] }],
     paths,
   };
 }

@@ -1,25 +1,28 @@
 /**
- * The `refrain` command: `serve`, `import <files…>`, `index`, `generate`, `keys create|list|revoke`.
+ * The `refrain` command: `serve`, `import <files…>`, `index`, `generate`, `keys create|list|revoke`,
+ * and the OAuth administration: `clients create|list|revoke`, `users create|list|disable`,
+ * `oauth-keys rotate`.
  * Every option comes from the one schema in src/config.ts; `--help` is generated from it.
  */
 import { COMMANDS, helpText, parseCommand, UsageError, type CommandName } from '../config.js';
 import { RefrainError } from '../errors.js';
 import { runGenerate, runImport, runIndex, runKeys } from './commands.js';
+import { joinRepeatedFlag, runClients, runOAuthKeys, runUsers } from './oauth-commands.js';
 import { runServe } from './serve.js';
 import { StartupError } from '../http/server.js';
 
 const USAGE = `usage: refrain <command> [options]
 
 Commands:
-${(Object.keys(COMMANDS) as CommandName[]).map((c) => `  ${c.padEnd(14)} ${COMMANDS[c].summary}`).join('\n')}
+${(Object.keys(COMMANDS) as CommandName[]).map((c) => `  ${c.padEnd(18)} ${COMMANDS[c].summary}`).join('\n')}
 
 Run \`refrain <command> --help\` for a command's options.`;
 
+/** The command the words name: two words (`keys create`) or one (`serve`). */
 function commandOf(argv: string[]): { name: CommandName; rest: string[] } | undefined {
-  if (argv[0] === 'keys' && ['create', 'list', 'revoke'].includes(argv[1])) {
-    return { name: `keys ${argv[1]}` as CommandName, rest: argv.slice(2) };
-  }
-  if (argv[0] && argv[0] !== 'keys' && argv[0] in COMMANDS) return { name: argv[0] as CommandName, rest: argv.slice(1) };
+  const two = `${argv[0]} ${argv[1]}`;
+  if (argv.length >= 2 && Object.hasOwn(COMMANDS, two)) return { name: two as CommandName, rest: argv.slice(2) };
+  if (argv[0] && Object.hasOwn(COMMANDS, argv[0])) return { name: argv[0] as CommandName, rest: argv.slice(1) };
   return undefined;
 }
 
@@ -46,6 +49,20 @@ export async function main(argv: string[]): Promise<number> {
         return await runGenerate(parseCommand('generate', command.rest).config);
       case 'index':
         return await runIndex(parseCommand('index', command.rest).config);
+      case 'clients create':
+      case 'clients list':
+      case 'clients revoke': {
+        const { config, positionals } = parseCommand(command.name, joinRepeatedFlag(command.rest, 'redirect-uri'));
+        return await runClients(command.name.split(' ')[1], config, positionals);
+      }
+      case 'users create':
+      case 'users list':
+      case 'users disable': {
+        const { config, positionals } = parseCommand(command.name, command.rest);
+        return await runUsers(command.name.split(' ')[1], config, positionals);
+      }
+      case 'oauth-keys rotate':
+        return await runOAuthKeys(parseCommand('oauth-keys rotate', command.rest).config);
       default: {
         const { config, positionals } = parseCommand(command.name, command.rest);
         return await runKeys(command.name.split(' ')[1], config, positionals);

@@ -10,7 +10,7 @@ import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import type { ApiContext, ApiMethod, MethodOptions } from '../api/method.js';
 import type { Catalog } from '../catalog/store.js';
 import type { IndexService } from '../index/pool.js';
-import type { Guard } from '../auth/guard.js';
+import { requireScope, type Guard, type Principal } from '../auth/guard.js';
 import type { Usage } from '../auth/usage.js';
 import type { Links } from '../api/links.js';
 import type { Metrics } from './metrics.js';
@@ -76,28 +76,74 @@ export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpReque
 
 function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, started: number): void {
   const query = parseQuery(incoming.query);
-  let out = JSON_OUT;
-  let keyId = '';
-  // Header fields a method set before failing still go out (track.subtitle.get's `instrumental` on 404).
-  let extraHeader: Record<string, unknown> = {};
-  const finish = (reply: Reply) => {
-    writeReply(res, deps.response, reply, out, { started, origin: incoming.origin, head: incoming.verb === 'head' });
-    const seconds = (performance.now() - started) / 1000;
-    const label = deps.methods.has(incoming.name) ? incoming.name : 'unknown';
-    deps.metrics.observe(label, reply.status, seconds);
-    if (deps.accessLog) {
-      deps.logger.info({ method: label, verb: incoming.verb, status: reply.status, ms: seconds * 1000, key_id: keyId, query: redactQuery(incoming.query) }, 'request');
-    }
-  };
+  const call: Call = { deps, res, incoming, query, out: JSON_OUT, keyId: '', extraHeader: {}, started };
   try {
-    out = outputFormat(query);
-    const key = deps.guard.authenticate(query.apikey, incoming.authorization);
-    keyId = key.key_id;
+    call.out = outputFormat(query);
+    const caller = deps.guard.authenticate(query.apikey, incoming.authorization);
+    if (!(caller instanceof Promise)) return proceed(call, caller);
+    // A token seen for the first time: its signature is checked off this tick. uWS wants the body
+    // handlers registered now, so a POST starts reading its body while the token is verified.
+    const aborted = { value: false };
+    res.onAborted(() => (aborted.value = true));
+    const body = incoming.verb === 'post' ? readBody(res, deps.maxBodyBytes) : undefined;
+    body?.catch(() => undefined); // a failed read is reported by runWithBody, if the caller gets that far
+    caller
+      .then(
+        (principal) => {
+          if (!aborted.value) res.cork(() => proceed(call, principal, { aborted, body }));
+        },
+        (e: unknown) => {
+          if (!aborted.value) res.cork(() => finish(call, failure(deps, e)));
+        },
+      )
+      .catch((err: unknown) => deps.logger.warn({ err }, 'writing a response failed'));
+  } catch (e) {
+    finish(call, failure(deps, e));
+  }
+}
+
+/** One API request on its way through handle → proceed → finish. */
+interface Call {
+  deps: ApiRouteDeps;
+  res: HttpResponse;
+  incoming: Incoming;
+  query: Record<string, string>;
+  out: OutputFormat;
+  keyId: string;
+  /** Header fields a method set before failing still go out (track.subtitle.get's `instrumental` on 404). */
+  extraHeader: Record<string, unknown>;
+  started: number;
+}
+
+/** A POST whose body is already being read (the caller was authenticated asynchronously). */
+interface BodyInFlight {
+  aborted: { value: boolean };
+  body?: Promise<Buffer>;
+}
+
+function finish(call: Call, reply: Reply): void {
+  const { deps, incoming, started } = call;
+  Object.assign(reply.header, call.extraHeader);
+  writeReply(call.res, deps.response, reply, call.out, { started, origin: incoming.origin, head: incoming.verb === 'head' });
+  const seconds = (performance.now() - started) / 1000;
+  const label = deps.methods.has(incoming.name) ? incoming.name : 'unknown';
+  deps.metrics.observe(label, reply.status, seconds);
+  if (deps.accessLog) {
+    deps.logger.info({ method: label, verb: incoming.verb, status: reply.status, ms: seconds * 1000, key_id: call.keyId, query: redactQuery(incoming.query) }, 'request');
+  }
+}
+
+/** An authenticated request: method, verb, plan and scope checks, admission, then the method. */
+function proceed(call: Call, key: Principal, inFlight?: BodyInFlight): void {
+  const { deps, res, incoming, query } = call;
+  try {
+    call.keyId = key.key_id;
     const method = deps.methods.get(incoming.name);
     if (!method) throw new RefrainError(405, `unknown API method ${incoming.name || '(none)'}`);
     if (incoming.verb !== method.http.toLowerCase() && !(incoming.verb === 'head' && method.http === 'GET')) {
       throw new RefrainError(405, `${method.name} takes ${method.http}`, { Allow: method.http });
     }
+    requireScope(key, method.scope ?? 'catalog:read');
     if (method.plans && !method.plans.includes(key.plan)) throw new RefrainError(403, 'Forbidden');
     const now = deps.clock();
     deps.usage.admit(key, now);
@@ -109,17 +155,15 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
       index: deps.index,
       now,
       options: deps.methodOptions,
-      header: (extraHeader = {}),
+      header: (call.extraHeader = {}),
       headers: {},
     };
-    if (method.http === 'POST') return runWithBody(deps, res, method, ctx, query, incoming, finish);
+    if (method.http === 'POST') return runWithBody(call, method, ctx, inFlight);
     const reply = method.cache && deps.cache.enabled ? runCached(deps, method, ctx, query) : run(method, ctx, query);
-    if (reply instanceof Promise) return finishLater(deps, res, reply, finish, extraHeader);
-    finish(reply);
+    if (reply instanceof Promise) return finishLater(call, reply);
+    finish(call, reply);
   } catch (e) {
-    const reply = failure(deps, e);
-    Object.assign(reply.header, extraHeader);
-    finish(reply);
+    finish(call, failure(deps, e));
   }
 }
 
@@ -144,19 +188,15 @@ function canonical(query: Record<string, string>): string {
  * An asynchronous method's reply (pool-backed: search, matcher, fingerprint): `req` is gone by
  * now, so the abort is watched and the answer is written corked (DESIGN.md §10).
  */
-function finishLater(deps: ApiRouteDeps, res: HttpResponse, reply: Promise<Reply>, finish: (reply: Reply) => void, extraHeader: Record<string, unknown>): void {
+function finishLater(call: Call, reply: Promise<Reply>): void {
   let aborted = false;
-  res.onAborted(() => (aborted = true));
+  call.res.onAborted(() => (aborted = true));
   reply
-    .catch((e: unknown) => {
-      const r = failure(deps, e);
-      Object.assign(r.header, extraHeader);
-      return r;
-    })
+    .catch((e: unknown) => failure(call.deps, e))
     .then((r) => {
-      if (!aborted) res.cork(() => finish(r));
+      if (!aborted) call.res.cork(() => finish(call, r));
     })
-    .catch((err: unknown) => deps.logger.warn({ err }, 'writing a response failed'));
+    .catch((err: unknown) => call.deps.logger.warn({ err }, 'writing a response failed'));
 }
 
 /** A cacheable method's reply: from the response cache, or run and kept (its 200 or its 404). */
@@ -191,19 +231,12 @@ function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>)
   return body instanceof Promise ? body.then(reply) : reply(body);
 }
 
-/** POST methods: read the (capped) body, then run the method with `data` from its JSON. */
-function runWithBody(
-  deps: ApiRouteDeps,
-  res: HttpResponse,
-  method: ApiMethod,
-  ctx: ApiContext,
-  query: Record<string, string>,
-  incoming: Incoming,
-  finish: (reply: Reply) => void,
-): void {
-  const aborted = { value: false };
-  res.onAborted(() => (aborted.value = true));
-  readBody(res, deps.maxBodyBytes)
+/** POST methods: read the (capped) body, or take the one already being read, then run the method with `data` from its JSON. */
+function runWithBody(call: Call, method: ApiMethod, ctx: ApiContext, inFlight?: BodyInFlight): void {
+  const { deps, res, incoming, query } = call;
+  const aborted = inFlight?.aborted ?? { value: false };
+  if (!inFlight) res.onAborted(() => (aborted.value = true));
+  (inFlight?.body ?? readBody(res, deps.maxBodyBytes))
     .then((body) => {
       if (!/^application\/json\b/i.test(incoming.contentType)) throw new RefrainError(400, 'the body must be JSON (Content-Type: application/json)');
       let json: unknown;
@@ -217,7 +250,7 @@ function runWithBody(
     })
     .catch((e: unknown) => failure(deps, e))
     .then((reply) => {
-      if (!aborted.value) res.cork(() => finish(reply));
+      if (!aborted.value) res.cork(() => finish(call, reply));
     })
     // Writing can only fail if the connection went away in between: log it, never crash on it.
     .catch((err: unknown) => deps.logger.warn({ err }, 'writing a response failed'));

@@ -1,7 +1,8 @@
 /**
- * The HTTP server: one uWS app on the main thread serving /ws/1.1/, the operational endpoints
- * (/healthz, /readyz, /metrics), the tracking URLs and the share pages. `startServer` resolves once
- * it listens; `close` stops listening and writes pending counters.
+ * The HTTP server: one uWS app on the main thread serving /ws/1.1/, the OAuth authorization
+ * server (/oauth/, /.well-known/), the operational endpoints (/healthz, /readyz, /metrics), the
+ * tracking URLs and the share pages. `startServer` resolves once it listens; `close` stops
+ * listening and writes pending counters.
  */
 import type { Logger } from 'pino';
 import { uws, uwsIsNative, type HttpResponse, type us_listen_socket } from './uws.js';
@@ -24,6 +25,8 @@ import { sharePageRoute, trackingRoute } from './pages.js';
 import { STATUS_LINE } from './status.js';
 import { createLogger } from '../log.js';
 import { loadOrCreateSecret } from '../util/secret.js';
+import { mountOAuth, openOAuth, type OAuthStores } from '../oauth/routes.js';
+import type { TokenService } from '../oauth/tokens.js';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -42,6 +45,8 @@ export interface RunningServer {
   keys: KeyStore;
   usage: Usage;
   hits: Hits;
+  /** The OAuth authorization server's stores and token service (tests create clients and users here). */
+  oauth: Omit<OAuthStores, 'sessions'> & { tokens: TokenService };
   /** Re-read keys now instead of within the next second (after a revoke, say). */
   refreshKeys(): void;
   /** Drop cached answers now if the catalog changed, instead of within the next poll. */
@@ -82,7 +87,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const keys = new KeyStore(catalog.root);
   const usage = new Usage(catalog.root);
   const hits = new Hits(catalog.root);
-  const guard = new Guard(keys, () => catalog.refresh());
+  const oauth = await openOAuth(catalog.root, config.data, clock);
   const metrics = new Metrics();
   metrics.watchIndex(() => index.stats);
   const methods = new Map(METHODS);
@@ -99,6 +104,34 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   let openapi = '';
 
   const app = uws.App();
+  const port = await new Promise<number>((resolve, reject) => {
+    app.listen(config.host, config.port, (socket) => {
+      if (!socket) return reject(new StartupError(`cannot listen on ${config.host}:${config.port} (in use, or no permission)`));
+      listenSocket = socket;
+      resolve(uws.us_socket_local_port(socket));
+    });
+  }).catch(async (e: unknown) => {
+    // Nothing may keep the process alive after a failed start: the pool's threads, the watchers.
+    cache.close();
+    await index.close();
+    await catalog.close();
+    throw e;
+  });
+  url ||= `http://localhost:${port}`;
+  links.baseUrl = url;
+  openapi = JSON.stringify(openapiDocument(methods.values(), url));
+
+  // Routes are mounted once the port is known: the default OAuth issuer is the base URL, which holds
+  // it. uWS calls the listen callback synchronously, so no request is read before they are.
+  const tokens = mountOAuth(app, oauth, {
+    issuer: config.issuer ?? url,
+    accessTtl: config.accessTokenTtl,
+    insecureCookies: config.oauthInsecureCookies,
+    logger,
+    accessLog: config.accessLog,
+    clock,
+  });
+  const guard = new Guard(keys, () => catalog.refresh(), { tokens, clients: oauth.clients });
   app.any(
     '/ws/1.1/*',
     apiRoute({
@@ -137,24 +170,6 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   app.get('/lyrics/:id/*', sharePageRoute(catalog));
   app.any('/*', (res, req) => json(res, 404, { error: `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`, api: '/ws/1.1/<method>' }));
 
-  const port = await new Promise<number>((resolve, reject) => {
-    app.listen(config.host, config.port, (socket) => {
-      if (!socket) return reject(new StartupError(`cannot listen on ${config.host}:${config.port} (in use, or no permission)`));
-      listenSocket = socket;
-      resolve(uws.us_socket_local_port(socket));
-    });
-  }).catch(async (e: unknown) => {
-    // Nothing may keep the process alive after a failed start: the pool's threads, the watchers.
-    guard.close();
-    cache.close();
-    await index.close();
-    await catalog.close();
-    throw e;
-  });
-  url ||= `http://localhost:${port}`;
-  links.baseUrl = url;
-  openapi = JSON.stringify(openapiDocument(methods.values(), url));
-
   const flush = () => Promise.all([usage.flush(), hits.flush()]).catch((err: unknown) => logger.error({ err }, 'writing counters failed'));
   let closed = false;
   const flusher = setInterval(() => void flush(), FLUSH_MS);
@@ -164,6 +179,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
 
   return {
     port, url, catalog, index, keys, usage, hits,
+    oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, tokens },
     refreshKeys: () => guard.checkVersion(),
     refreshCatalog: () => cache.checkVersion(),
     async close() {

@@ -18,6 +18,7 @@ export default defineMethod({
   http: 'POST',
   summary: 'Screen a text for lyrics: tracks whose lyrics it contains, ranked, with similarity 0–100 (enterprise plan)',
   plans: ['enterprise'],
+  scope: 'fingerprint',
   params: z.object({
     size: intParam(1, MAX_SIZE).default(10).describe('lyric candidates considered, 1–20'),
     limit: intParam(1, MAX_SIZE).optional().describe('tracks returned, 1–size (default size)'),

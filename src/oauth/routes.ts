@@ -1,0 +1,76 @@
+/**
+ * The OAuth authorization server on the uWS app (docs/oauth.md): `openOAuth` opens the stores and
+ * the signing keys before the server listens; `mountOAuth` builds the token service once the
+ * issuer is known (it defaults to the server's base URL, which holds the port chosen at listen)
+ * and mounts the endpoints. Their access log lines never hold a query or a body: see http.ts.
+ */
+import type { Logger } from 'pino';
+import type { RootDatabase } from 'lmdb';
+import type { TemplatedApp } from '../http/uws.js';
+import { ClientStore } from './clients.js';
+import { UserStore } from './users.js';
+import { GrantStore } from './grants.js';
+import { SigningKeys } from './signing-keys.js';
+import { TokenService } from './tokens.js';
+import { LoginThrottle, SessionStore } from './sessions.js';
+import { Authorization, pageFailure } from './authorize.js';
+import { tokenEndpoint } from './token-endpoint.js';
+import { introspectionEndpoint } from './introspection.js';
+import { discoveryDocument, jwksDocument } from './discovery.js';
+import { jsonFailure, route } from './http.js';
+
+export interface OAuthStores {
+  clients: ClientStore;
+  users: UserStore;
+  grants: GrantStore;
+  keys: SigningKeys;
+  sessions: SessionStore;
+}
+
+/** The stores in the catalog's LMDB environment and the signing keys of `dataDir` (created on first start). */
+export async function openOAuth(root: RootDatabase, dataDir: string, clock: () => number): Promise<OAuthStores> {
+  return {
+    clients: new ClientStore(root),
+    users: new UserStore(root),
+    grants: new GrantStore(root, clock),
+    keys: await SigningKeys.open(dataDir),
+    sessions: new SessionStore(root, clock),
+  };
+}
+
+export interface MountOptions {
+  /** The issuer identifier, byte for byte as published. */
+  issuer: string;
+  /** Access and ID token lifetime, seconds. */
+  accessTtl: number;
+  insecureCookies: boolean;
+  logger: Logger;
+  /** One log line per request (path only: see http.ts). */
+  accessLog: boolean;
+  clock: () => number;
+}
+
+/** Mount the OAuth endpoints on `app` and return the token service the API's guard verifies with. */
+export function mountOAuth(app: TemplatedApp, stores: OAuthStores, options: MountOptions): TokenService {
+  const { clients, users, grants, keys, sessions } = stores;
+  const { issuer, logger, clock, accessLog } = options;
+  const tokens = new TokenService({ keys, grants, clients, users, issuer, accessTtl: options.accessTtl, clock });
+  const pages = new Authorization({ clients, users, grants, sessions, throttle: new LoginThrottle(clock), issuer, insecureCookies: options.insecureCookies, clock });
+  const page = { logger, accessLog, fail: pageFailure };
+  const form = { ...page, body: true };
+  const endpoint = { logger, accessLog, fail: jsonFailure, body: true };
+  const document = { logger, accessLog, fail: jsonFailure };
+
+  app.get('/oauth/authorize', route(pages.authorize, page));
+  app.get('/oauth/login', route(pages.show, page));
+  app.get('/oauth/consent', route(pages.show, page));
+  app.post('/oauth/login', route(pages.login, form));
+  app.post('/oauth/consent', route(pages.consent, form));
+  app.post('/oauth/token', route(tokenEndpoint({ clients, grants, tokens }), endpoint));
+  app.post('/oauth/token-metadata', route(introspectionEndpoint({ clients, tokens }), endpoint));
+  const discovery = route(discoveryDocument(issuer), document);
+  app.get('/.well-known/oauth-authorization-server', discovery);
+  app.get('/.well-known/openid-configuration', discovery);
+  app.get('/oauth/jwks', route(jwksDocument(keys), document));
+  return tokens;
+}
