@@ -82,7 +82,8 @@ export class Catalog {
   static open(dataDir: string): Catalog {
     const root = open({
       path: path.join(dataDir, 'catalog'),
-      maxDbs: 32,
+      // Record kinds, secondary indexes, keys, usage, OAuth, works and feeds: room to grow.
+      maxDbs: 64,
       // Grows as needed; a large initial map avoids remaps while a big import runs.
       mapSize: 2 ** 34,
       // LZ4 for values over 1 KB (lyrics, subtitles, richsync, analysis; track records stay raw):
