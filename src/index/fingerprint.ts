@@ -5,7 +5,8 @@
  *    them, each vote weighted by the key's rarity (idf). Keys are read rarest first within a
  *    postings budget that grows with the query, so the clichés thousands of songs share cost
  *    nothing once rarer evidence is in; past it only while several lyrics tie for the most votes.
- *    When keys were left unread, the REFINED best-voted lyrics also get the votes of those keys,
+ *    When keys were left unread and no lyric leads clearly (the runner-up has AMBIGUOUS of the
+ *    best vote), the REFINED best-voted lyrics also get the votes of those keys,
  *    found by galloping through the long lists (a few steps per candidate, not a scan): a query
  *    made only of lines thousands of songs share (noise broke its rarer keys) is told apart by
  *    which song holds all of them. The candidates verified are the best after that and the best
@@ -38,8 +39,10 @@ const MIN_VERIFIED = 16;
 const VOTE_FLOOR = 0.3;
 /** Verification stops at a candidate with fewer votes than this share of a verified match's. */
 const STOP_RATIO = 0.5;
-/** Best-voted lyrics that also get the votes of the keys the budget left unread. */
+/** Best-voted lyrics that also get the votes of the keys the budget left unread… */
 const REFINED = 512;
+/** …when the runner-up holds at least this share of the best vote (no clear leader). */
+const AMBIGUOUS = 0.7;
 /** Similarities within this many points of the best answer's are ranked by longest passage. */
 export const TIE_WINDOW = 2;
 
@@ -161,7 +164,9 @@ export class FingerprintSearcher {
     }
     for (let i = 0; i < nTouched; i++) votes[touched[i]] = 0;
     const first = top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
-    return unread.length > 0 ? refine(first, unread, count, (list) => this.weight(list)) : first;
+    // A clear leader (an exact excerpt: its rare keys were read) needs no refinement.
+    const ambiguous = first.length > 1 && first[1].vote >= AMBIGUOUS * first[0].vote;
+    return unread.length > 0 && ambiguous ? refine(first, unread, count, (list) => this.weight(list)) : first.slice(0, count);
   }
 
   /** A key's vote: idf in eighths, at least 1. */
