@@ -25,6 +25,18 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 
 const opt = <T extends z.ZodType>(schema: T, meta: OptionMeta) => schema.meta({ ...meta });
 
+const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+/** A duration: seconds, or a number with s, m, h or d (`90`, `10m`, `24h`, `7d`); parsed to seconds. */
+const duration = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d+(\.\d+)?\s*[smhd]?$/i, 'a duration such as 90, 90s, 10m, 24h or 7d')])
+    .transform((v) => {
+      if (typeof v === 'number') return v;
+      const unit = v.trim().slice(-1).toLowerCase();
+      return parseFloat(v) * (SECONDS_PER[unit] ?? 1);
+    })
+    .pipe(z.number().min(min).max(max));
+
 /** A string option without a default: says "required" when missing. */
 const required = () => z.string({ error: (issue) => (issue.input === undefined ? 'required' : undefined) });
 /** A list given as one value, split on commas (and whitespace when `spaces`). */
@@ -151,6 +163,40 @@ export const OPTIONS = {
     description: "read the user's password from standard input (else from REFRAIN_USER_PASSWORD; never a flag, which ps would show)",
   }),
   retire: opt(bool.default(false), { description: 'also drop signing keys older than the previous one (tokens they signed stop verifying)' }),
+  noFeeds: opt(bool.default(false), {
+    description: 'build no feeds while serving (tracks.dump.get still lists those `refrain feeds build` makes)',
+    env: 'REFRAIN_NO_FEEDS',
+  }),
+  feedsFullEvery: opt(duration(60, 366 * 86_400).default(86_400), {
+    description: 'time between full feeds while serving, in seconds or with s/m/h/d (24h)',
+    env: 'REFRAIN_FEEDS_FULL_EVERY',
+  }),
+  feedsIncrementalEvery: opt(duration(60, 366 * 86_400).default(3600), {
+    description: 'time between incremental feeds while serving, in seconds or with s/m/h/d (1h); none is built when nothing changed',
+    env: 'REFRAIN_FEEDS_INCREMENTAL_EVERY',
+  }),
+  feedsRetention: opt(duration(0, 3650 * 86_400).default(7 * 86_400), {
+    description: 'how long superseded feed files are kept, in seconds or with s/m/h/d (7d); the latest full feed and those after it always stay',
+    env: 'REFRAIN_FEEDS_RETENTION',
+  }),
+  feedUrlTtl: opt(duration(10, 7 * 86_400).default(3600), {
+    description: 'lifetime of the signed download URLs tracks.dump.get gives, in seconds or with s/m/h/d (1h)',
+    env: 'REFRAIN_FEED_URL_TTL',
+  }),
+  full: opt(bool.default(false), { description: 'build a full feed: every track with its content, artists and albums' }),
+  incremental: opt(bool.default(false), { description: 'build an incremental feed: the changes since the latest feed' }),
+  from: opt(required().pipe(z.url({ protocol: /^https?$/ })), { description: 'base URL of the primary Refrain server to replicate (required)' }),
+  apikey: opt(z.string().min(1).optional(), {
+    description: "the primary's API key (enterprise plan) used to list its feeds",
+    env: 'REFRAIN_SYNC_APIKEY',
+  }),
+  bearer: opt(z.string().min(1).optional(), {
+    description: 'an OAuth access token with the feeds:read scope, instead of --apikey',
+    env: 'REFRAIN_SYNC_BEARER',
+  }),
+  every: opt(duration(10, 366 * 86_400).optional(), {
+    description: 'keep syncing at this interval (seconds or with s/m/h/d, e.g. 10m) until stopped; default: sync once and exit',
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -171,6 +217,7 @@ export const COMMANDS = {
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
       'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
+      'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
     ),
   },
   import: {
@@ -216,6 +263,18 @@ export const COMMANDS = {
     summary: 'disable a user: no login, their tokens stop working at once',
     positionals: '<user_id|email>',
     schema: pick('data', 'json'),
+  },
+  'feeds build': {
+    summary: 'build a feed now (--full or --incremental) and prune old ones',
+    positionals: '',
+    schema: pick('data', 'full', 'incremental', 'feedsRetention', 'json'),
+  },
+  'feeds list': { summary: 'list the built feeds with their sizes and checksums', positionals: '', schema: pick('data', 'json') },
+  'feeds prune': { summary: 'remove feeds past their retention', positionals: '', schema: pick('data', 'feedsRetention', 'json') },
+  sync: {
+    summary: "make this data directory a replica of a primary's catalog from its feeds (tracks.dump.get)",
+    positionals: '',
+    schema: pick('data', 'from', 'apikey', 'bearer', 'every', 'batch', 'noIndex', 'json'),
   },
   'oauth-keys rotate': {
     summary: 'add a new OAuth signing key; tokens signed with the old ones keep verifying',

@@ -9,6 +9,7 @@ import type { Principal } from '../auth/guard.js';
 import type { ApiScope } from '../oauth/scopes.js';
 import type { Links } from './links.js';
 import type { IndexService } from '../index/pool.js';
+import type { FeedDirectory } from '../feeds/listing.js';
 
 export interface ApiContext {
   readonly catalog: Catalog;
@@ -33,6 +34,8 @@ export interface MethodOptions {
   lyricslensSunset: string;
   /** Longest text track.lyrics.fingerprint.post accepts, in characters. */
   maxFingerprintChars: number;
+  /** The feeds tracks.dump.get lists (src/feeds/). */
+  feeds: FeedDirectory;
 }
 
 export interface ApiMethod<P extends z.ZodType = z.ZodType> {

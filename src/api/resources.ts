@@ -59,6 +59,8 @@ export const Track = z.object({
   track_share_url: z.url(),
   track_lyrics_translation_status: z.array(z.object({ from: z.string(), to: z.string(), perc: z.number().min(0).max(1) })).optional(),
   updated_time: timestamp,
+  writer_list: z.array(z.unknown()).describe("the track's own writers, then those of works linked to its ISRC by work.post"),
+  publisher_list: z.array(z.unknown()).describe("the track's own publishers, then those of works linked to its ISRC"),
 });
 
 export const Lyrics = z.object({

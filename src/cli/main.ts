@@ -1,7 +1,7 @@
 /**
  * The `refrain` command: `serve`, `import <files…>`, `index`, `generate`, `keys create|list|revoke`,
  * and the OAuth administration: `clients create|list|revoke`, `users create|list|disable`,
- * `oauth-keys rotate`.
+ * `oauth-keys rotate`; the feeds: `feeds build|list|prune` and `sync` (a replica).
  * Every option comes from the one schema in src/config.ts; `--help` is generated from it.
  */
 import { COMMANDS, helpText, parseCommand, UsageError, type CommandName } from '../config.js';
@@ -9,6 +9,7 @@ import { RefrainError } from '../errors.js';
 import { runGenerate, runImport, runIndex, runKeys } from './commands.js';
 import { joinRepeatedFlag, runClients, runOAuthKeys, runUsers } from './oauth-commands.js';
 import { runServe } from './serve.js';
+import { runFeeds, runSync } from './feeds-commands.js';
 import { StartupError } from '../http/server.js';
 
 const USAGE = `usage: refrain <command> [options]
@@ -61,6 +62,12 @@ export async function main(argv: string[]): Promise<number> {
         const { config, positionals } = parseCommand(command.name, command.rest);
         return await runUsers(command.name.split(' ')[1], config, positionals);
       }
+      case 'feeds build':
+      case 'feeds list':
+      case 'feeds prune':
+        return await runFeeds(command.name.split(' ')[1], parseCommand(command.name, command.rest).config);
+      case 'sync':
+        return await runSync(parseCommand('sync', command.rest).config);
       case 'oauth-keys rotate':
         return await runOAuthKeys(parseCommand('oauth-keys rotate', command.rest).config);
       default: {

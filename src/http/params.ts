@@ -64,12 +64,15 @@ export const pageParams = {
 };
 
 /**
- * The hint of a failed parameter validation: which parameter (a dotted path inside a body), and
- * what it must be. `input` (what was validated) tells a missing value from a wrong one.
+ * The hint of a failed parameter validation: which parameter (a path inside a body, as
+ * `data.owners.writer[1].ipi`), and what it must be. `input` (what was validated) tells a missing
+ * value from a wrong one.
  */
 export function paramHint(error: z.ZodError, input?: unknown): string {
   const issue = error.issues[0];
-  const name = issue.path.length ? issue.path.map(String).join('.') : 'parameters';
+  const name = issue.path.length
+    ? issue.path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i ? '.' : ''}${String(k)}`)).join('')
+    : 'parameters';
   let value: unknown = input;
   for (const k of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[k] : undefined;
   return `${name} ${issue.code === 'invalid_type' && value === undefined ? 'is required' : issue.message}`;

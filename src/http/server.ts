@@ -1,7 +1,7 @@
 /**
  * The HTTP server: one uWS app on the main thread serving /ws/1.1/, the OAuth authorization
  * server (/oauth/, /.well-known/), the operational endpoints (/healthz, /readyz, /metrics), the
- * tracking URLs and the share pages. `startServer` resolves once it listens; `close` stops
+ * tracking URLs, the share pages and the feed downloads (/feeds/, src/feeds/). `startServer` resolves once it listens; `close` stops
  * listening and writes pending counters.
  */
 import type { Logger } from 'pino';
@@ -27,6 +27,7 @@ import { createLogger } from '../log.js';
 import { loadOrCreateSecret } from '../util/secret.js';
 import { mountOAuth, openOAuth, type OAuthStores } from '../oauth/routes.js';
 import type { TokenService } from '../oauth/tokens.js';
+import { openFeeds, type FeedService } from '../feeds/service.js';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -51,6 +52,8 @@ export interface RunningServer {
   refreshKeys(): void;
   /** Drop cached answers now if the catalog changed, instead of within the next poll. */
   refreshCatalog(): void;
+  /** The feeds: listing, schedule (`feeds.schedule.build(kind)` builds one now). */
+  feeds: FeedService;
   close(): Promise<void>;
 }
 
@@ -101,6 +104,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   let listenSocket: us_listen_socket | false = false;
   let url = config.publicUrl?.replace(/\/$/, '') ?? '';
   const links = new Links('', loadOrCreateSecret(config.data, 'tracking.key'));
+  const feeds = openFeeds(config, { catalog, clock, logger, baseUrl: () => url });
   let openapi = '';
 
   const app = uws.App();
@@ -137,7 +141,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     apiRoute({
       catalog, index, guard, usage, links, metrics, logger, methods,
       response: { legacyHttp200: config.legacyHttp200, corsOrigin: config.corsOrigin },
-      methodOptions: { lyricslensSunset: config.lyricslensSunset, maxFingerprintChars: config.maxFingerprintChars },
+      methodOptions: { lyricslensSunset: config.lyricslensSunset, maxFingerprintChars: config.maxFingerprintChars, feeds: feeds.directory },
       maxBodyBytes: config.maxBodyBytes,
       accessLog: config.accessLog,
       clock,
@@ -168,6 +172,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   });
   app.get('/t1.0/:kind/:token', trackingRoute(links, hits));
   app.get('/lyrics/:id/*', sharePageRoute(catalog));
+  feeds.mount(app);
   app.any('/*', (res, req) => json(res, 404, { error: `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`, api: '/ws/1.1/<method>' }));
 
   const flush = () => Promise.all([usage.flush(), hits.flush()]).catch((err: unknown) => logger.error({ err }, 'writing counters failed'));
@@ -175,10 +180,11 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const flusher = setInterval(() => void flush(), FLUSH_MS);
   flusher.unref();
   ready = true;
+  feeds.start();
   logger.info({ port, url, tracks: catalog.trackCount(), uws: uwsIsNative ? 'native' : 'fallback' }, 'listening');
 
   return {
-    port, url, catalog, index, keys, usage, hits,
+    port, url, catalog, index, keys, usage, hits, feeds,
     oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, tokens },
     refreshKeys: () => guard.checkVersion(),
     refreshCatalog: () => cache.checkVersion(),
@@ -189,6 +195,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       clearInterval(flusher);
       guard.close();
       cache.close();
+      await feeds.close();
       await index.close();
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = false;

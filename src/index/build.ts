@@ -4,9 +4,8 @@
  * One builder at a time per data directory, by a lock file; a build is skipped when the current
  * generation already covers the catalog's latest change.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { lock } from '../util/lock-file.js';
 import { Catalog } from '../catalog/store.js';
 import { FingerprintBuilder } from './fingerprint-build.js';
 import { TextBuilder } from './text-build.js';
@@ -39,7 +38,7 @@ export function isCurrent(dataDir: string, catalog: Catalog): boolean {
 }
 
 export async function buildIndex(dataDir: string, options: BuildOptions = {}): Promise<BuildReport> {
-  const release = await lock(dataDir);
+  const release = await lock(path.join(indexRoot(dataDir), 'build.lock'));
   const catalog = Catalog.open(dataDir);
   try {
     catalog.refresh();
@@ -100,37 +99,3 @@ function buildGeneration(dataDir: string, catalog: Catalog, options: BuildOption
 
 const totalBytes = (m: Manifest): number => Object.values(m.segments).reduce((n, s) => n + s.bytes, 0);
 
-/** Takes the data directory's build lock, waiting while a live process holds it. */
-async function lock(dataDir: string): Promise<() => void> {
-  const file = path.join(indexRoot(dataDir), 'build.lock');
-  for (;;) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(file, { force: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-        mkdirSync(indexRoot(dataDir), { recursive: true });
-        continue;
-      }
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (!holderAlive(file)) {
-        rmSync(file, { force: true });
-        continue;
-      }
-      await sleep(200);
-    }
-  }
-}
-
-function holderAlive(file: string): boolean {
-  try {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (!pid || pid === process.pid) return pid === process.pid;
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -11,6 +11,8 @@ import { writeSegment, type SegmentEntry } from './layout.js';
 import { normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { artistCore, titleCore, trigramsOf } from './names.js';
 import { FIELD, FLAG, packDate, packLanguage, pairKey, term } from './terms.js';
+import { worksOf, type WorkStore } from '../works/store.js';
+import { writerNames } from '../works/credits.js';
 
 interface ArtistTerms {
   rating: number;
@@ -31,7 +33,12 @@ export class TextBuilder {
   private readonly artistIds = new U32List();
   private readonly artistRatings: number[] = [];
 
-  constructor(private readonly catalog: Catalog) {}
+  /** Works lend their writers to the tracks of their ISRCs (work.post): read here, never copied into tracks. */
+  private readonly works: WorkStore;
+
+  constructor(private readonly catalog: Catalog) {
+    this.works = worksOf(catalog);
+  }
 
   /** Adds a track (in id order) with its lyrics record, if any. */
   addTrack(t: TrackRecord, lyrics: LyricsRecord | undefined, normalizedLyrics?: string): void {
@@ -45,7 +52,9 @@ export class TextBuilder {
     add(FIELD.title, wordsOf(title));
     add(FIELD.artist, artist.words);
     if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, wordsOf(normalizedLyrics ?? normalizeText(lyrics.lyrics_body)));
-    add(FIELD.writer, writersOf(t, lyrics).flatMap((w) => wordsOf(normalizeName(w))));
+    const linked = this.works.creditsFor(t.track_isrc);
+    const writers = linked ? [...writersOf(t, lyrics), ...writerNames(linked)] : writersOf(t, lyrics);
+    add(FIELD.writer, writers.flatMap((w) => wordsOf(normalizeName(w))));
     add(FIELD.titleGram, trigramsOf(core));
     const lead = artistCore(t.artist_name);
     add(FIELD.precise, [pairKey(core, lead), pairKey(core, artist.variants[0])]);

@@ -7,6 +7,7 @@ import type { ApiContext } from '../method.js';
 import { isRestricted, RESTRICTED_NOTICE } from '../restrict.js';
 import { languageDescription } from './language.js';
 import type { TrackedContent } from '../links.js';
+import { creditsOfTrack } from './track.js';
 
 /** Share of the lyrics the free plan gets, as the public service does. */
 export const FREE_SHARE = 0.3;
@@ -54,8 +55,7 @@ export function presentLyrics(ctx: ApiContext, t: TrackRecord, l: LyricsRecord):
     lyrics_language_description: languageDescription(l.lyrics_language),
     ...tracking(ctx, t, 'lyrics'),
     lyrics_copyright: free ? `${copyright} ${FREE_NOTICE}` : copyright,
-    writer_list: t.writer_list,
-    publisher_list: t.publisher_list,
+    ...creditsOfTrack(ctx, t),
     backlink_url: ctx.links.sharePage(t),
     updated_time: l.updated_time,
     region_restriction: l.region_restriction,
@@ -73,8 +73,7 @@ export function presentSubtitle(ctx: ApiContext, t: TrackRecord, s: SubtitleReco
     subtitle_length: s.subtitle_length,
     ...tracking(ctx, t, 'subtitle'),
     lyrics_copyright: copyright,
-    writer_list: t.writer_list,
-    publisher_list: t.publisher_list,
+    ...creditsOfTrack(ctx, t),
     updated_time: s.updated_time,
     region_restriction: s.region_restriction,
   };
@@ -94,8 +93,7 @@ export function presentRichsync(ctx: ApiContext, t: TrackRecord, r: RichsyncReco
     richsync_language: r.richsync_language,
     richsync_language_description: languageDescription(r.richsync_language),
     ...tracking(ctx, t, 'richsync'),
-    publisher_list: t.publisher_list,
-    writer_list: t.writer_list,
+    ...creditsOfTrack(ctx, t),
     updated_time: r.updated_time,
     region_restriction: r.region_restriction,
   };

@@ -2,12 +2,21 @@
 import type { TrackRecord } from '../../catalog/records.js';
 import type { ApiContext } from '../method.js';
 import { isRestricted } from '../restrict.js';
+import { trackCredits } from '../../works/credits.js';
+import { worksOf } from '../../works/store.js';
 
 export interface TrackView {
   /** Include `track_lyrics_translation_status` (track.search, matcher, track.get; not fingerprint). */
   translationStatus?: boolean;
 }
 
+/**
+ * A track's writer_list and publisher_list: its own (from the import), then those of the works
+ * linked to its ISRC by work.post (one LMDB read; docs/api.md, work.post).
+ */
+export function creditsOfTrack(ctx: ApiContext, t: TrackRecord): { writer_list: unknown[]; publisher_list: unknown[] } {
+  return trackCredits(t, worksOf(ctx.catalog).creditsFor(t.track_isrc));
+}
 
 export function presentTrack(ctx: ApiContext, t: TrackRecord, view: TrackView = { translationStatus: true }): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -45,6 +54,8 @@ export function presentTrack(ctx: ApiContext, t: TrackRecord, view: TrackView = 
     first_release_date: t.first_release_date ? `${t.first_release_date}T00:00:00Z` : '',
     updated_time: t.updated_time,
     primary_genres: t.primary_genres,
+    // Not in the spec's Track table: additive, as the Lyrics and Richsync resources carry them.
+    ...creditsOfTrack(ctx, t),
   };
   if (view.translationStatus) out.track_lyrics_translation_status = t.track_lyrics_translation_status;
   return out;

@@ -1,0 +1,27 @@
+/**
+ * Submits publishing data for a musical work (spec "POST /ws/1.1/work.post", DESIGN.md §7,
+ * docs/api.md): stored per (submitter, identifier), collections kept by validity date, every
+ * submission recorded; the answer is the spec's Work record. Enterprise plan; tokens need
+ * `works:write`.
+ */
+import { z } from 'zod';
+import { defineMethod } from '../method.js';
+import { workInput } from '../../works/schema.js';
+import { worksOf } from '../../works/store.js';
+import { presentWork } from '../../works/present.js';
+import { Work } from '../../works/resource.js';
+
+export default defineMethod({
+  name: 'work.post',
+  http: 'POST',
+  summary: 'Submit publishing data for a musical work: owners and shares, collection per territory, ISWC, ISRCs (enterprise plan)',
+  plans: ['enterprise'],
+  scope: 'works:write',
+  params: z.object({ data: workInput }),
+  body: Work,
+  statuses: [400, 403, 413],
+  handle(ctx, p) {
+    const { work, submissions, source } = worksOf(ctx.catalog).submit({ id: ctx.key.key_id, name: ctx.key.label }, p.data, ctx.now);
+    return presentWork(work, submissions, source);
+  },
+});
