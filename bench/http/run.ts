@@ -106,7 +106,7 @@ bare.child.kill();
 
 async function serve(extra: string[]) {
   const server = await startProcess(
-    [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', ...extra],
+    [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--no-feeds', ...extra],
     /"port":(\d+)/,
   );
   return { pid: server.child.pid!, url: `http://127.0.0.1:${server.match[1]}/`, stop: () => server.child.kill('SIGTERM') };

@@ -124,11 +124,15 @@ export async function startBare(): Promise<{ pid: number; url: string; stop: () 
   return { pid: bare.child.pid!, url: `http://127.0.0.1:${bare.match[1]}/`, stop: () => bare.child.kill() };
 }
 
-/** Starts `refrain serve` on a data directory and reports how long it took to listen. */
+/**
+ * Starts `refrain serve` on a data directory and reports how long it took to listen. Without feeds:
+ * a first start would build a full feed in the background (minutes of one core at 1M tracks), which
+ * is not what these benches measure (bench/feeds does).
+ */
 export async function startRefrain(data: string, extra: string[] = []): Promise<{ pid: number; url: string; startSeconds: number; stop: () => void }> {
   const t0 = performance.now();
   const server = await startProcess(
-    [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', ...extra],
+    [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--no-feeds', ...extra],
     /"port":(\d+).*"msg":"listening"/,
   );
   return { pid: server.child.pid!, url: `http://127.0.0.1:${server.match[1]}`, startSeconds: (performance.now() - t0) / 1000, stop: () => server.child.kill('SIGTERM') };

@@ -6,7 +6,7 @@
  *    postings budget that grows with the query, so the clichés thousands of songs share cost
  *    nothing once rarer evidence is in; past it only while several lyrics tie for the most votes.
  *    When keys were left unread and no lyric leads clearly (the runner-up has AMBIGUOUS of the
- *    best vote), the REFINED best-voted lyrics also get the votes of those keys,
+ *    best vote), the REFINED best-voted lyrics also get the votes of the REFINE_LISTS shortest of them,
  *    found by galloping through the long lists (a few steps per candidate, not a scan): a query
  *    made only of lines thousands of songs share (noise broke its rarer keys) is told apart by
  *    which song holds all of them. The candidates verified are the best after that and the best
@@ -40,7 +40,9 @@ const VOTE_FLOOR = 0.3;
 /** Verification stops at a candidate with fewer votes than this share of a verified match's. */
 const STOP_RATIO = 0.5;
 /** Best-voted lyrics that also get the votes of the keys the budget left unread… */
-const REFINED = 512;
+const REFINED = 256;
+/** …of the shortest this many unread lists (the longer ones are the commonest lines: little evidence, most cost)… */
+const REFINE_LISTS = 8;
 /** …when the runner-up holds at least this share of the best vote (no clear leader). */
 const AMBIGUOUS = 0.7;
 /** Similarities within this many points of the best answer's are ranked by longest passage. */
@@ -157,16 +159,21 @@ export class FingerprintSearcher {
     }
     const unread = lists.slice(next);
     const floor = best * VOTE_FLOOR;
-    const top = new TopK(unread.length > 0 ? Math.max(REFINED, count) : count);
-    for (let i = 0; i < nTouched; i++) {
-      const doc = touched[i];
-      if (votes[doc] >= floor && votes[doc] > top.floor) top.push(doc, votes[doc]);
-    }
+    const leaders = (k: number) => {
+      const top = new TopK(k);
+      for (let i = 0; i < nTouched; i++) {
+        const doc = touched[i];
+        if (votes[doc] >= floor && votes[doc] > top.floor) top.push(doc, votes[doc]);
+      }
+      return top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
+    };
+    let first = leaders(count);
+    // A clear leader (an exact excerpt: its rare keys were read) needs no refinement; the wider
+    // candidate list is only gathered when there is none.
+    const refining = unread.length > 0 && first.length > 1 && first[1].vote >= AMBIGUOUS * first[0].vote;
+    if (refining) first = leaders(Math.max(REFINED, count));
     for (let i = 0; i < nTouched; i++) votes[touched[i]] = 0;
-    const first = top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
-    // A clear leader (an exact excerpt: its rare keys were read) needs no refinement.
-    const ambiguous = first.length > 1 && first[1].vote >= AMBIGUOUS * first[0].vote;
-    return unread.length > 0 && ambiguous ? refine(first, unread, count, (list) => this.weight(list)) : first.slice(0, count);
+    return refining ? refine(first, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : first;
   }
 
   /** A key's vote: idf in eighths, at least 1. */

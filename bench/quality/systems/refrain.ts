@@ -55,7 +55,8 @@ export class RefrainSystem implements SearchSystem {
     this.key = await this.apiKey();
     const started = performance.now();
     const { child, match } = await startProcess(
-      [REFRAIN_BIN, 'serve', '--data', this.paths.refrainData, '--port', '0', '--host', '127.0.0.1'],
+      // No feeds: a first start would build a full feed in the background, competing for the cores.
+      [REFRAIN_BIN, 'serve', '--data', this.paths.refrainData, '--port', '0', '--host', '127.0.0.1', '--no-feeds'],
       /"port":(\d+)/,
     );
     this.child = child;
