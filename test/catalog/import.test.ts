@@ -47,6 +47,7 @@ t.test('imports, indexes, re-imports as a no-op, and deletes', async (t) => {
   t.equal(catalog.getContent('lyrics', 2), undefined, 'a track line is the whole track: lyrics it lacks are removed');
   t.equal(catalog.getTrack(2)?.has_lyrics, 0);
   t.equal(catalog.getTrack(3), undefined);
+  t.equal(catalog.trackCount(), 2, 'the kept count follows the change log');
   const log = [...catalog.changesSince(seq)].map((c) => [c.value.op, c.value.kind, c.value.id]);
   t.same(log, [['put', 'track', 2], ['del', 'track', 3]]);
 });
