@@ -93,12 +93,12 @@ function handle(deps: ApiRouteDeps, res: HttpResponse, incoming: Incoming, start
           if (!aborted.value) res.cork(() => proceed(call, principal, { aborted, body }));
         },
         (e: unknown) => {
-          if (!aborted.value) res.cork(() => finish(call, failure(deps, e)));
+          if (!aborted.value) res.cork(() => finish(call, failure(call, e)));
         },
       )
       .catch((err: unknown) => deps.logger.warn({ err }, 'writing a response failed'));
   } catch (e) {
-    finish(call, failure(deps, e));
+    finish(call, failure(call, e));
   }
 }
 
@@ -123,7 +123,6 @@ interface BodyInFlight {
 
 function finish(call: Call, reply: Reply): void {
   const { deps, incoming, started } = call;
-  Object.assign(reply.header, call.extraHeader);
   writeReply(call.res, deps.response, reply, call.out, { started, origin: incoming.origin, head: incoming.verb === 'head' });
   const seconds = (performance.now() - started) / 1000;
   const label = deps.methods.has(incoming.name) ? incoming.name : 'unknown';
@@ -163,7 +162,7 @@ function proceed(call: Call, key: Principal, inFlight?: BodyInFlight): void {
     if (reply instanceof Promise) return finishLater(call, reply);
     finish(call, reply);
   } catch (e) {
-    finish(call, failure(deps, e));
+    finish(call, failure(call, e));
   }
 }
 
@@ -192,7 +191,7 @@ function finishLater(call: Call, reply: Promise<Reply>): void {
   let aborted = false;
   call.res.onAborted(() => (aborted = true));
   reply
-    .catch((e: unknown) => failure(call.deps, e))
+    .catch((e: unknown) => failure(call, e))
     .then((r) => {
       if (!aborted) call.res.cork(() => finish(call, r));
     })
@@ -248,7 +247,7 @@ function runWithBody(call: Call, method: ApiMethod, ctx: ApiContext, inFlight?: 
       const data = json && typeof json === 'object' && 'data' in json ? (json as { data: unknown }).data : undefined;
       return run(method, ctx, { ...query, data });
     })
-    .catch((e: unknown) => failure(deps, e))
+    .catch((e: unknown) => failure(call, e))
     .then((reply) => {
       if (!aborted.value) res.cork(() => finish(call, reply));
     })
@@ -256,7 +255,10 @@ function runWithBody(call: Call, method: ApiMethod, ctx: ApiContext, inFlight?: 
     .catch((err: unknown) => deps.logger.warn({ err }, 'writing a response failed'));
 }
 
-function failure(deps: ApiRouteDeps, e: unknown): Reply {
-  if (!(e instanceof RefrainError)) deps.logger.error({ err: e }, 'unhandled error in API method');
-  return errorReply(e);
+/** The error reply, with the header fields the method set before failing. */
+function failure(call: Call, e: unknown): Reply {
+  if (!(e instanceof RefrainError)) call.deps.logger.error({ err: e }, 'unhandled error in API method');
+  const reply = errorReply(e);
+  Object.assign(reply.header, call.extraHeader);
+  return reply;
 }
