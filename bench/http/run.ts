@@ -21,6 +21,7 @@ import { importFiles } from '../../src/catalog/import.js';
 import { KeyStore } from '../../src/auth/keys.js';
 import { writeCatalog } from '../../src/cli/commands.js';
 import { cpuSeconds, machine, mulberry32, startProcess, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
+import { startRefrain } from '../lib/index-bench.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const { values } = parseArgs({
@@ -105,11 +106,8 @@ rows.push(await measure('bare uWS hello', bare.child.pid!, `http://127.0.0.1:${b
 bare.child.kill();
 
 async function serve(extra: string[]) {
-  const server = await startProcess(
-    [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--no-feeds', ...extra],
-    /"port":(\d+)/,
-  );
-  return { pid: server.child.pid!, url: `http://127.0.0.1:${server.match[1]}/`, stop: () => server.child.kill('SIGTERM') };
+  const server = await startRefrain(data, extra);
+  return { ...server, url: `${server.url}/` };
 }
 
 for (const [pattern, flags] of [['zipf', []], ['uniform', ['--response-cache', '0']]] as const) {
