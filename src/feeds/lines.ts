@@ -12,7 +12,6 @@
  */
 import type { Catalog } from '../catalog/store.js';
 import type { AlbumRecord, ArtistRecord, TrackRecord } from '../catalog/records.js';
-import { trackCredits } from '../works/credits.js';
 import { worksOf } from '../works/store.js';
 
 export type RecordKind = 'track' | 'album' | 'artist';
@@ -37,7 +36,7 @@ export function trackLine(catalog: Catalog, t: TrackRecord): string {
   if (album_id) line.album_id = album_id; // 0 stands for "no album" in the store
   // Works linked to the track's ISRC by work.post lend it writers and publishers, shown as part of
   // the track; a replica has no works, so the track line carries the lists as the API shows them.
-  const credits = trackCredits(t, worksOf(catalog).creditsFor(t.track_isrc));
+  const credits = worksOf(catalog).creditsOfTrack(t);
   line.writer_list = credits.writer_list;
   line.publisher_list = credits.publisher_list;
   const id = t.track_id;

@@ -13,8 +13,9 @@
  */
 import type { Database, Key, RootDatabase } from 'lmdb';
 import type { Catalog } from '../catalog/store.js';
+import type { TrackRecord } from '../catalog/records.js';
 import { isoSeconds } from '../util/date.js';
-import { creditsOf, type WorkCredits } from './credits.js';
+import { creditsOf, trackCredits, type WorkCredits } from './credits.js';
 import { withCollection } from './history.js';
 import type { OwnerRecord, SourceRecord, SubmissionRecord, WorkRecord } from './records.js';
 import type { OwnerInput, WorkInput } from './schema.js';
@@ -64,6 +65,11 @@ export class WorkStore {
   /** What the works naming an ISRC (canonical form) lend to its tracks; undefined when none does. */
   creditsFor(isrc: string): WorkCredits[] | undefined {
     return isrc ? this.isrcs.get(isrc) : undefined;
+  }
+
+  /** The writer and publisher lists a track shows: its own, then those of the works naming its ISRC. */
+  creditsOfTrack(t: TrackRecord): ReturnType<typeof trackCredits> {
+    return trackCredits(t, this.creditsFor(t.track_isrc));
   }
 
   get(workId: number): WorkRecord | undefined {

@@ -2,7 +2,6 @@
 import type { TrackRecord } from '../../catalog/records.js';
 import type { ApiContext } from '../method.js';
 import { isRestricted } from '../restrict.js';
-import { trackCredits } from '../../works/credits.js';
 import { worksOf } from '../../works/store.js';
 
 export interface TrackView {
@@ -15,7 +14,7 @@ export interface TrackView {
  * linked to its ISRC by work.post (one LMDB read; docs/api.md, work.post).
  */
 export function creditsOfTrack(ctx: ApiContext, t: TrackRecord): { writer_list: unknown[]; publisher_list: unknown[] } {
-  return trackCredits(t, worksOf(ctx.catalog).creditsFor(t.track_isrc));
+  return worksOf(ctx.catalog).creditsOfTrack(t);
 }
 
 export function presentTrack(ctx: ApiContext, t: TrackRecord, view: TrackView = { translationStatus: true }): Record<string, unknown> {
