@@ -2,9 +2,10 @@
  * Fingerprint search (docs/fingerprint.md), run inside a pool worker:
  *
  * 1. Candidates: the query's keys (pairs of sampled grams, grams.ts) vote for the lyrics holding
- *    them, each vote weighted by the key's rarity (idf). Keys are read rarest first within a
- *    postings budget that grows with the query, so the clichés thousands of songs share cost
- *    nothing once rarer evidence is in; past it only while several lyrics tie for the most votes.
+ *    them, each vote weighted by the key's rarity (idf). Keys are read rarest first within
+ *    postings budgets that grow with the query, so the clichés thousands of songs share cost
+ *    nothing once rarer evidence is in: a base budget always, a larger one while no lyric leads
+ *    clearly, and past that up to a cap only while several lyrics tie for the most votes.
  *    When keys were left unread and no lyric leads clearly (the runner-up has AMBIGUOUS of the
  *    best vote), the REFINED best-voted lyrics also get the votes of the REFINE_LISTS shortest of them,
  *    found by galloping through the long lists (a few steps per candidate, not a scan): a query
@@ -27,12 +28,18 @@ import { lowerBound } from './posting-ops.js';
 import { DeadlineError } from './deadline.js';
 import { TopK } from './topk.js';
 
-/** Postings read per query (the rarest keys first) when the evidence is clear… */
+/**
+ * Postings read per query, the rarest keys first: at least this many (or BASE_PER_KEY per key of
+ * the query)… */
+export const POSTINGS_BASE = 10_000;
+const BASE_PER_KEY = 250;
+/** …then on, up to this many (or BUDGET_PER_KEY per key), while no lyric leads clearly (CLEAR_LEAD)… */
 export const POSTINGS_BUDGET = 40_000;
-/** …and at most, while several lyrics tie for the most votes (noisy queries). */
-export const POSTINGS_CAP = 160_000;
-/** Postings budget per key of the query, when that is more than POSTINGS_BUDGET. */
 const BUDGET_PER_KEY = 1000;
+/** …and past that, up to this many, while several lyrics tie for the most votes (noisy queries). */
+export const POSTINGS_CAP = 160_000;
+/** A lyric leads clearly when the runner-up holds less than this share of its vote. */
+const CLEAR_LEAD = 0.5;
 /** Candidates verified per query: at least this many, or 2 × size. */
 const MIN_VERIFIED = 16;
 /** A candidate whose vote is below this share of the best vote is not verified. */
@@ -125,23 +132,30 @@ export class FingerprintSearcher {
     }
     lists.sort((a, b) => a.length - b.length);
 
-    // A longer text has more keys to read: the budget grows with it (a lyric passage inside prose
+    // A longer text has more keys to read: the budgets grow with it (a lyric passage inside prose
     // must not lose its keys' turn to the prose's).
+    const base = Math.max(POSTINGS_BASE, lists.length * BASE_PER_KEY);
     const budget = Math.max(POSTINGS_BUDGET, lists.length * BUDGET_PER_KEY);
     const { votes, touched } = this;
     let nTouched = 0;
     let read = 0;
+    // The most votes, the lyric holding them, and the most votes of any other lyric.
     let best = 0;
-    let atBest = 0;
+    let bestDoc = -1;
+    let second = 0;
     let next = 0;
     for (; next < lists.length; next++) {
       const list = lists[next];
-      if (read > 0 && read + list.length > budget) {
-        // Past the budget only while several lyrics tie for the most votes (the keys read so far
-        // are clichés they share: a noisy query lost its rarer keys), and never past the cap.
-        if (read + list.length > Math.max(POSTINGS_CAP, budget) || atBest <= 1) break;
+      const after = read + list.length;
+      if (read > 0 && after > base) {
+        // Past the base budget only while no lyric leads clearly (an exact excerpt's rare keys
+        // settle it early; an edited one's need more company), past the budget only while several
+        // lyrics tie for the most votes (the keys read so far are clichés they share: a noisy
+        // query lost its rarer keys), and never past the cap.
+        if (second < CLEAR_LEAD * best) break;
+        if (after > budget && (after > Math.max(POSTINGS_CAP, budget) || second < best)) break;
       }
-      read += list.length;
+      read = after;
       const weight = this.weight(list);
       for (let i = 0; i < list.length; i++) {
         const doc = list[i];
@@ -149,31 +163,33 @@ export class FingerprintSearcher {
         if (v === 0) touched[nTouched++] = doc;
         const sum = Math.min(0xffff, v + weight);
         votes[doc] = sum;
-        if (sum > best) {
+        if (doc === bestDoc) {
           best = sum;
-          atBest = 1;
-        } else if (sum === best) {
-          atBest++;
+        } else if (sum > best) {
+          second = best;
+          best = sum;
+          bestDoc = doc;
+        } else if (sum > second) {
+          second = sum;
         }
       }
     }
     const unread = lists.slice(next);
+    // One pass over the touched lyrics gathers the leaders (as many as refinement may want) and
+    // clears their votes for the next query.
     const floor = best * VOTE_FLOOR;
-    const leaders = (k: number) => {
-      const top = new TopK(k);
-      for (let i = 0; i < nTouched; i++) {
-        const doc = touched[i];
-        if (votes[doc] >= floor && votes[doc] > top.floor) top.push(doc, votes[doc]);
-      }
-      return top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
-    };
-    let first = leaders(count);
+    const top = new TopK(unread.length > 0 ? Math.max(REFINED, count) : count);
+    for (let i = 0; i < nTouched; i++) {
+      const doc = touched[i];
+      const vote = votes[doc];
+      votes[doc] = 0;
+      if (vote >= floor && vote > top.floor) top.push(doc, vote);
+    }
+    const leaders = top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
     // A clear leader (an exact excerpt: its rare keys were read) needs no refinement; the wider
-    // candidate list is only gathered when there is none.
-    const refining = unread.length > 0 && first.length > 1 && first[1].vote >= AMBIGUOUS * first[0].vote;
-    if (refining) first = leaders(Math.max(REFINED, count));
-    for (let i = 0; i < nTouched; i++) votes[touched[i]] = 0;
-    return refining ? refine(first, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : first;
+    // candidate list is only used when there is none.
+    const refining = unread.length > 0 && leaders.length > 1 && leaders[1].vote >= AMBIGUOUS * leaders[0].vote;
+    return refining ? refine(leaders, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : leaders.slice(0, count);
   }
 
   /** A key's vote: idf in eighths, at least 1. */
