@@ -12,7 +12,7 @@ import type { Catalog } from '../catalog/store.js';
 import { RefrainError } from '../errors.js';
 import { buildIndex, isCurrent } from './build.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from './layout.js';
-import type { Task, TaskEnvelope, TaskResult } from './worker.js';
+import { NEEDS_INDEX, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
 import type { FingerprintHit } from './fingerprint.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from './text-search.js';
 
@@ -74,6 +74,7 @@ export class IndexService extends EventEmitter {
       maxThreads: options.threads,
       idleTimeout: Infinity,
       atomics: 'sync',
+      workerData: { dataDir: options.dataDir } satisfies PoolWorkerData,
     });
   }
 
@@ -159,11 +160,15 @@ export class IndexService extends EventEmitter {
       this.rejectedBusy++;
       throw BUSY();
     }
-    const envelope: TaskEnvelope = { index: this.handle, dataDir: this.options.dataDir, deadline: Date.now() + this.options.deadlineMs, task };
+    // Warming is no client's request: a worker still starting must not fail it.
+    const deadline = task.op === 'warm' ? Infinity : Date.now() + this.options.deadlineMs;
+    const envelope: TaskEnvelope = { generation: this.index.id, deadline, task };
     this.inFlight++;
     try {
-      // A task still queued at twice its deadline is dropped (a running one gave up by then).
-      return await this.pool.run(envelope, { signal: AbortSignal.timeout(this.options.deadlineMs * 2) });
+      // A task past its deadline fails as it reaches a worker, and a running one checks it as it
+      // goes: no timer per task. A worker new to the generation asks for its handle once.
+      const result = await this.pool.run(envelope);
+      return result === NEEDS_INDEX ? await this.pool.run({ ...envelope, index: this.handle }) : result;
     } catch (e) {
       throw this.failure(e);
     } finally {

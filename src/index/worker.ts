@@ -1,37 +1,25 @@
 /**
  * The pool worker (piscina): answers fingerprint, search and match tasks from the shared index.
- * It keeps views of the generations it was sent (the buffers are shared, never copied) and reads
+ * It keeps views of the generations it was sent (the buffers are shared, never copied; a task
+ * names its generation and carries the handle only when the worker asked for it) and reads
  * lyrics and names from the LMDB catalog, resetting its read snapshot at the start of every task
  * (DESIGN.md §10: a worker parked in Atomics.wait would otherwise keep an old snapshot).
  */
+import { workerData } from 'piscina';
 import { Catalog } from '../catalog/store.js';
-import { indexOf, type IndexHandle } from './layout.js';
-import { FingerprintSearcher, type FingerprintHit } from './fingerprint.js';
-import { TextSearcher, type ArtistQuery, type MatchQuery, type TrackQuery, type SearchResult, type MatchResult } from './text-search.js';
+import { indexOf } from './layout.js';
+import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
+import { FingerprintSearcher } from './fingerprint.js';
+import { TextSearcher } from './text-search.js';
 import { normalizeText } from './normalize.js';
-
-export type Task =
-  | { op: 'warm' }
-  | { op: 'fingerprint'; text: string; size: number }
-  | { op: 'tracks'; query: TrackQuery }
-  | { op: 'artists'; query: ArtistQuery }
-  | { op: 'match'; query: MatchQuery };
-
-export interface TaskEnvelope {
-  index: IndexHandle;
-  dataDir: string;
-  /** Date.now() after which the task gives up (DeadlineError). */
-  deadline: number;
-  task: Task;
-}
-
-export type TaskResult = FingerprintHit[] | SearchResult | MatchResult | { warmed: true };
+import { DeadlineError } from './deadline.js';
 
 interface Engines {
   fingerprint: FingerprintSearcher;
   text: TextSearcher;
 }
 
+const { dataDir } = workerData as PoolWorkerData;
 let catalog: Catalog | undefined;
 const engines = new Map<number, Engines>();
 /** Normalised lyrics by track id, dropped whenever the catalog changes. */
@@ -58,24 +46,27 @@ function versionsOf(commontrack: number, indexed: number): number[] {
   return tracks.map((t) => t.track_id);
 }
 
-function enginesFor(envelope: TaskEnvelope): Engines {
-  let e = engines.get(envelope.index.id);
-  if (!e) {
-    catalog ??= Catalog.open(envelope.dataDir);
+function enginesFor(envelope: TaskEnvelope): Engines | undefined {
+  let e = engines.get(envelope.generation);
+  if (!e && envelope.index) {
+    catalog ??= Catalog.open(dataDir);
     const index = indexOf(envelope.index);
     e = {
       fingerprint: new FingerprintSearcher(index, normalizedLyrics, versionsOf),
       text: new TextSearcher(index, catalog),
     };
-    engines.set(envelope.index.id, e);
+    engines.set(envelope.generation, e);
     // Keep the newest two generations: a task of the previous one may still arrive.
-    for (const id of engines.keys()) if (engines.size > 2 && id !== envelope.index.id) engines.delete(id);
+    for (const id of engines.keys()) if (engines.size > 2 && id !== envelope.generation) engines.delete(id);
   }
   return e;
 }
 
 export default function run(envelope: TaskEnvelope): TaskResult {
+  // A task that waited in the queue past its deadline is not started: its client has its 503.
+  if (Date.now() > envelope.deadline) throw new DeadlineError();
   const e = enginesFor(envelope);
+  if (!e) return NEEDS_INDEX;
   catalog!.refresh();
   const seq = catalog!.lastChange();
   if (seq !== cacheSeq) {

@@ -1,9 +1,10 @@
 /**
  * The index while serving: an import builds a new generation in the background and swaps it in
- * with no failed query; a full queue answers 503 at once instead of waiting; a restart loads the
+ * with no failed query; a full queue answers 503 at once instead of waiting; a task that waited
+ * past its deadline answers 503 without being run; a restart loads the
  * built generation instead of rebuilding it.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -63,10 +64,11 @@ t.test('an import while serving: no failed query, and the new generation answers
   t.equal(searched.json.message.header.available, 300);
 });
 
-t.test('a full queue answers 503 at once with a hint and Retry-After', async (t) => {
+/** 40 long fingerprint queries sent together to a server with one worker. */
+async function burst(t: Test, flags: string[]) {
   // A catalog big enough that a long query keeps the single worker busy for a while.
   const records = [...generateCatalog({ tracks: 2000, seed: 5 }).lines].map((l) => JSON.parse(l) as unknown);
-  const api = await startTestServer(t, { records, flags: ['--index-queue', '1'] });
+  const api = await startTestServer(t, { records, flags });
   const lyrics = records.flatMap((r) => ((r as { lyrics?: { lyrics_body: string } }).lyrics?.lyrics_body ?? []));
   const text = lyrics.slice(0, 14).join('\n').slice(0, 19_000);
   // Open every connection first, so the 40 requests reach the server together.
@@ -80,6 +82,11 @@ t.test('a full queue answers 503 at once with a hint and Retry-After', async (t)
       }).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), hint: r.headers.get('x-refrain-header-hint'), body: (await r.json()) as { message: { body: unknown } } })),
     ),
   );
+  return { api, replies };
+}
+
+t.test('a full queue answers 503 at once with a hint and Retry-After', async (t) => {
+  const { api, replies } = await burst(t, ['--index-queue', '1']);
   const busy = replies.filter((r) => r.status === 503);
   t.ok(busy.length > 0, `${busy.length} of 40 refused`);
   t.same([...new Set(replies.map((r) => r.status))].sort(), [200, 503], 'admitted ones are answered, the rest refused');
@@ -90,6 +97,20 @@ t.test('a full queue answers 503 at once with a hint and Retry-After', async (t)
   t.match(metrics, new RegExp(`refrain_index_rejected_busy_total ${busy.length}\\b`), 'the refusals are counted in /metrics');
   t.match(metrics, /refrain_index_generation 1\b/);
   t.match(metrics, /refrain_index_tasks_in_flight 0\b/);
+});
+
+t.test('a query past its deadline answers 503, and a queued one is not started', async (t) => {
+  // Each query takes the worker milliseconds: the later ones of the burst wait past 10 ms.
+  const { api, replies } = await burst(t, ['--index-deadline-ms', '10']);
+  const late = replies.filter((r) => r.status === 503);
+  t.ok(late.length > 0, `${late.length} of 40 past the deadline`);
+  t.same([...new Set(replies.map((r) => r.status))].filter((s) => s !== 200), [503], 'nothing else fails');
+  t.match(late[0]?.hint, /did not finish within 10 ms/);
+  t.equal(late[0]?.retry, '1');
+  const metrics = await fetch(`${api.url}/metrics`).then((r) => r.text());
+  t.match(metrics, new RegExp(`refrain_index_rejected_deadline_total ${late.length}\\b`), 'counted in /metrics');
+  t.match(metrics, /refrain_index_tasks_in_flight 0\b/);
+  t.equal((await fetch(`${api.url}/readyz`)).status, 200, 'the server still serves');
 });
 
 t.test('a restart loads the built generation without rebuilding it', async (t) => {
