@@ -116,40 +116,54 @@ export function intersect(clauses: Clause[], deadline: number): Clause {
   let acc: Clause = sorted[0];
   for (let c = 1; c < sorted.length && acc.docs.length > 0; c++) {
     if (Date.now() > deadline) throw new DeadlineError();
-    const other = sorted[c];
-    const docs = new Uint32Array(acc.docs.length);
-    const weights = new Float32Array(acc.docs.length);
-    let n = 0;
-    if (other.docs.length < GALLOP_RATIO * acc.docs.length) {
-      // Lists of similar size: a linear merge reads both sequentially (a few ns per element).
-      const a = acc.docs;
-      const b = other.docs;
-      let i = 0;
-      let j = 0;
-      while (i < a.length && j < b.length) {
-        if (a[i] < b[j]) i++;
-        else if (a[i] > b[j]) j++;
-        else {
-          docs[n] = a[i];
-          weights[n++] = weightAt(acc, i++) + weightAt(other, j++);
-        }
-      }
-    } else {
-      // A much longer list: gallop through it from each document of the shorter one.
-      let lo = 0;
-      for (let i = 0; i < acc.docs.length; i++) {
-        const at = lowerBound(other.docs, acc.docs[i], lo);
-        if (at < other.docs.length && other.docs[at] === acc.docs[i]) {
-          docs[n] = acc.docs[i];
-          weights[n++] = weightAt(acc, i) + weightAt(other, at);
-        }
-        lo = at;
-      }
-    }
-    acc = { docs: docs.subarray(0, n), weights: weights.subarray(0, n) };
+    acc = intersectTwo(acc, sorted[c]);
   }
   return acc;
 }
+
+/** `a` ∩ `b`, `a` the shorter; one weight per document only when either clause has them. */
+function intersectTwo(acc: Clause, other: Clause): Clause {
+  const scalar = typeof acc.weights === 'number' && typeof other.weights === 'number';
+  // The same list twice (a word repeated in the query): every document, both weights.
+  if (sameList(acc.docs, other.docs)) {
+    if (scalar) return { docs: acc.docs, weights: (acc.weights as number) + (other.weights as number) };
+    return { docs: acc.docs, weights: Float32Array.from(acc.docs, (_, i) => weightAt(acc, i) + weightAt(other, i)) };
+  }
+  const docs = new Uint32Array(acc.docs.length);
+  const weights = scalar ? undefined : new Float32Array(acc.docs.length);
+  let n = 0;
+  const keep = (doc: number, i: number, j: number) => {
+    docs[n] = doc;
+    if (weights) weights[n] = weightAt(acc, i) + weightAt(other, j);
+    n++;
+  };
+  if (other.docs.length < GALLOP_RATIO * acc.docs.length) {
+    // Lists of similar size: a linear merge reads both sequentially (a few ns per element).
+    const a = acc.docs;
+    const b = other.docs;
+    let i = 0;
+    let j = 0;
+    while (i < a.length && j < b.length) {
+      if (a[i] < b[j]) i++;
+      else if (a[i] > b[j]) j++;
+      else keep(a[i], i++, j++);
+    }
+  } else {
+    // A much longer list: gallop through it from each document of the shorter one.
+    let lo = 0;
+    for (let i = 0; i < acc.docs.length; i++) {
+      const at = lowerBound(other.docs, acc.docs[i], lo);
+      if (at < other.docs.length && other.docs[at] === acc.docs[i]) keep(acc.docs[i], i, at);
+      lo = at;
+    }
+  }
+  return {
+    docs: docs.subarray(0, n),
+    weights: weights ? weights.subarray(0, n) : (acc.weights as number) + (other.weights as number),
+  };
+}
+
+const sameList = (a: Uint32Array, b: Uint32Array): boolean => a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.length === b.length;
 
 /** First index ≥ lo whose value is ≥ v (galloping, then binary search). */
 export function lowerBound(a: Uint32Array, v: number, lo: number): number {

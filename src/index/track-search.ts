@@ -60,29 +60,39 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
   }
   const matched = clauses.length ? intersect(clauses, deadline) : undefined;
   const n = matched ? matched.docs.length : ix.track.id.length;
+  const docAt = matched ? (i: number) => matched.docs[i] : (i: number) => i;
+  const relevanceAt = matched ? (i: number) => weightAt(matched, i) : () => 0;
+  const passes = filterOf(ix, q);
+  const score = scorerOf(ix, q);
   const top = new TopK(q.offset + q.limit);
-  const groups = q.groupCommontrack ? new Map<number, { doc: number; score: number }>() : undefined;
   let available = 0;
-  let floor = top.floor;
-  for (let i = 0; i < n; i++) {
-    if ((i & 0xffff) === 0 && Date.now() > deadline) throw new DeadlineError();
-    const doc = matched ? matched.docs[i] : i;
-    if (!passes(ix, doc, q)) continue;
-    const score = sortKey(ix, doc, q, matched ? weightAt(matched, i) : 0);
-    if (groups) {
+  if (q.groupCommontrack) {
+    const groups = new Map<number, { doc: number; score: number }>();
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0 && Date.now() > deadline) throw new DeadlineError();
+      const doc = docAt(i);
+      if (passes && !passes(doc)) continue;
+      const s = score(doc, relevanceAt(i));
       const g = groups.get(ix.track.common[doc]);
-      if (!g || score > g.score) groups.set(ix.track.common[doc], { doc, score });
-      continue;
+      if (!g || s > g.score) groups.set(ix.track.common[doc], { doc, score: s });
     }
-    available++;
-    if (score >= floor) {
-      top.push(doc, score);
-      floor = top.floor;
-    }
-  }
-  if (groups) {
     available = groups.size;
-    for (const { doc, score } of groups.values()) top.push(doc, score);
+    for (const { doc, score: s } of groups.values()) top.push(doc, s);
+  } else {
+    // The hot loop of common words (hundreds of thousands of matches): a document is scored only
+    // when it passes the filters, and pushed only when it can enter the page.
+    let floor = top.floor;
+    for (let i = 0; i < n; i++) {
+      if ((i & 0xffff) === 0 && Date.now() > deadline) throw new DeadlineError();
+      const doc = docAt(i);
+      if (passes && !passes(doc)) continue;
+      available++;
+      const s = score(doc, relevanceAt(i));
+      if (s >= floor) {
+        top.push(doc, s);
+        floor = top.floor;
+      }
+    }
   }
   return { ids: top.sorted().slice(q.offset).map((doc) => ix.track.id[doc]), available };
 }
@@ -107,31 +117,50 @@ function wordClauses(ix: TextIndex, fields: readonly string[], text: string): Cl
   return clauses;
 }
 
-function passes(ix: TextIndex, doc: number, q: TrackQuery): boolean {
+/** The query's filters as one predicate over documents, or undefined when it has none. */
+function filterOf(ix: TextIndex, q: TrackQuery): ((doc: number) => boolean) | undefined {
   const t = ix.track;
-  const flags = t.flags[doc];
-  if (q.artistId !== undefined && t.artist[doc] !== q.artistId) return false;
-  if (q.genreId !== undefined && t.genre1[doc] !== q.genreId && t.genre2[doc] !== q.genreId) return false;
-  if (q.language !== undefined && t.lang[doc] !== q.language) return false;
-  if (q.hasLyrics && !(flags & FLAG.lyrics)) return false;
-  if (q.hasSubtitles && !(flags & FLAG.subtitles)) return false;
-  if (q.hasRichsync && !(flags & FLAG.richsync)) return false;
-  if (q.hasAnalysis !== undefined && Boolean(flags & FLAG.analysis) !== q.hasAnalysis) return false;
-  if (q.instrumental !== undefined && Boolean(flags & FLAG.instrumental) !== q.instrumental) return false;
-  if (q.releaseMin !== undefined && t.release[doc] < q.releaseMin) return false;
-  if (q.releaseMax !== undefined && (t.release[doc] === 0 || t.release[doc] > q.releaseMax)) return false;
-  return true;
+  const tests: ((doc: number) => boolean)[] = [];
+  const { artistId, genreId, language, hasAnalysis, instrumental, releaseMin, releaseMax } = q;
+  if (artistId !== undefined) tests.push((doc) => t.artist[doc] === artistId);
+  if (genreId !== undefined) tests.push((doc) => t.genre1[doc] === genreId || t.genre2[doc] === genreId);
+  if (language !== undefined) tests.push((doc) => t.lang[doc] === language);
+  // Flags every result must have, and the flags whose presence must equal the query's wish.
+  let required = 0;
+  if (q.hasLyrics) required |= FLAG.lyrics;
+  if (q.hasSubtitles) required |= FLAG.subtitles;
+  if (q.hasRichsync) required |= FLAG.richsync;
+  if (required) tests.push((doc) => (t.flags[doc] & required) === required);
+  if (hasAnalysis !== undefined) tests.push((doc) => Boolean(t.flags[doc] & FLAG.analysis) === hasAnalysis);
+  if (instrumental !== undefined) tests.push((doc) => Boolean(t.flags[doc] & FLAG.instrumental) === instrumental);
+  if (releaseMin !== undefined) tests.push((doc) => t.release[doc] >= releaseMin);
+  if (releaseMax !== undefined) tests.push((doc) => t.release[doc] !== 0 && t.release[doc] <= releaseMax);
+  if (tests.length === 0) return undefined;
+  if (tests.length === 1) return tests[0];
+  return (doc) => tests.every((test) => test(doc));
 }
 
 /**
- * One number ordering results: the requested sorts (artist rating, then track rating, then
- * release date), then relevance, then popularity. Every part has a fixed range, so they stack.
+ * A YYYYMMDD date as a smaller number that orders like it: months 0–12 of days 0–31 (0 = unknown,
+ * as in 20080000 for "2008").
  */
-function sortKey(ix: TextIndex, doc: number, q: TrackQuery, relevance: number): number {
+const releaseRank = (yyyymmdd: number): number => Math.floor(yyyymmdd / 10_000) * 416 + (Math.floor(yyyymmdd / 100) % 100) * 32 + (yyyymmdd % 100);
+const RELEASE_SPAN = releaseRank(99_991_231);
+
+/**
+ * One number ordering results: the requested sorts (artist rating, then track rating, then
+ * release date), then relevance, then popularity. Every part has a fixed range, so they stack; the
+ * sorts' part stays under 2^53 / 10^4 so that relevance keeps its resolution beneath it.
+ */
+function scorerOf(ix: TextIndex, q: TrackQuery): (doc: number, relevance: number) => number {
   const t = ix.track;
+  const base = (doc: number, relevance: number) => Math.min(relevance, 99) * 100 + t.rating[doc] / 1.01;
+  if (!q.sortArtistRating && !q.sortTrackRating && !q.sortReleaseDate) return base;
   const dir = (order: Order | undefined, v: number, max: number) => (order === 'asc' ? max - v : order === 'desc' ? v : 0);
-  let key = dir(q.sortArtistRating, t.artistRating[doc], 100);
-  key = key * 101 + dir(q.sortTrackRating, t.rating[doc], 100);
-  key = key * 1e8 + dir(q.sortReleaseDate, t.release[doc], 99_999_999);
-  return key * 1e4 + Math.min(relevance, 99) * 100 + t.rating[doc] / 1.01;
+  return (doc, relevance) => {
+    let key = dir(q.sortArtistRating, t.artistRating[doc], 100);
+    key = key * 101 + dir(q.sortTrackRating, t.rating[doc], 100);
+    key = key * (RELEASE_SPAN + 1) + dir(q.sortReleaseDate, releaseRank(t.release[doc]), RELEASE_SPAN);
+    return key * 1e4 + base(doc, relevance);
+  };
 }

@@ -127,6 +127,20 @@ t.test('track.search: sorts, grouping by recording, paging', async (t) => {
   t.equal(quorum.status, 200, 'quorum_factor is accepted');
 });
 
+t.test('track.search: under stacked sorts, relevance and popularity still order equal keys', async (t) => {
+  // Artist rating ascending and release date descending make the sorts' part of the ranking key
+  // largest (a low-rated artist, an unknown date): popularity must still tell these two apart.
+  const own = await startTestServer(t, {
+    records: [
+      { type: 'artist', artist_id: 600, artist_name: 'Quiet Mole', artist_rating: 1 },
+      { type: 'track', track_id: 1101, track_name: 'Moonlit Harbor', artist_id: 600, artist_name: 'Quiet Mole', track_rating: 80 },
+      { type: 'track', track_id: 1102, track_name: 'Moonlit Harbor', artist_id: 600, artist_name: 'Quiet Mole', track_rating: 81 },
+    ],
+  });
+  const r = await own.get('/ws/1.1/track.search', { apikey: own.keys.basic, q_track: 'moonlit harbor', s_artist_rating: 'asc', s_track_release_date: 'desc' });
+  t.same(ids(r.json.message.body), [1102, 1101]);
+});
+
 t.test('track.search: bad parameters are 400 with a hint', async (t) => {
   const cases: [Record<string, string | number>, RegExp][] = [
     [{ q: '!!!' }, /^q holds no letters or digits/],
