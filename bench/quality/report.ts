@@ -7,6 +7,7 @@ import { SHARED_PASSAGE_WORDS, type CatalogInfo } from './catalog.js';
 import type { SystemRun } from './evaluate.js';
 import type { Scores } from './metrics.js';
 import type { Screening } from './screening.js';
+import type { Paired } from './paired.js';
 import { BUCKETS, type Bucket, type QuerySet } from './queries.js';
 
 export interface ScoredRun extends Omit<SystemRun, 'outcomes'> {
@@ -40,6 +41,8 @@ export interface Report {
   systems: ScoredRun[];
   /** Refrain's screening of every unrelated text (screening.ts). */
   screening?: Screening;
+  /** Refrain against each baseline that ran a subsample, on that subsample (paired.ts). */
+  paired?: Paired[];
 }
 
 const fixed = (x: number | undefined, digits = 3): string => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits));
@@ -117,6 +120,12 @@ export function markdown(r: Report): string {
 
   if (scored.length > 0) {
     out.push('## recall@1', '', metricTable(r, scored, 'recall1'), '');
+    for (const p of r.paired ?? []) {
+      out.push(`## recall@1 paired with ${p.system}, on its subsample`, '');
+      out.push(`${p.system} answered a subsample only: here Refrain is scored on exactly the queries ${p.system} answered.`, '');
+      const rows = Object.entries(p.buckets).map(([b, x]) => [b, String(x.n), fixed(x.refrain), fixed(x.baseline)]);
+      out.push(table(['bucket', 'n', 'refrain', p.system], rows), '');
+    }
     out.push('## recall@10', '', metricTable(r, scored, 'recall10'), '');
     out.push('## MRR', '', metricTable(r, scored, 'mrr'), '');
 

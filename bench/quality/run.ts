@@ -30,6 +30,7 @@ import { runSystem, type SystemRun } from './evaluate.js';
 import { exportLyrics } from './lyrics-file.js';
 import { score } from './metrics.js';
 import { loadOrComputeAmbiguity } from './ambiguity.js';
+import { pairWithRefrain } from './paired.js';
 import { BUCKETS, loadOrBuildQueries, subsample, type Bucket } from './queries.js';
 import { ROOT } from './refrain-cli.js';
 import { markdown, type Report, type ScoredRun } from './report.js';
@@ -184,6 +185,7 @@ function writeReport(runs: ScoredRun[], complete: boolean): string {
     stages,
     systems: [...runs, ...carried],
     screening,
+    paired: pairWithRefrain(paths.dir, queries, [...runs, ...carried].filter((s) => s.subsamplePerBucket !== undefined).map((s) => s.name)),
   };
   const md = markdown(report);
   mkdirSync(resultsDir, { recursive: true });
