@@ -1,15 +1,16 @@
 /**
- * `refrain index` (and the server's background rebuilds): one pass over the catalog feeds every
- * part of the index, which is then written as a new generation and published (src/index/layout.ts).
+ * `refrain index` (and the server's background rebuilds): the fingerprint part and the text part
+ * are built at once, each by one pass over the catalog on its own thread, then written as a new
+ * generation and published (src/index/layout.ts).
  * One builder at a time per data directory, by a lock file; a build is skipped when the current
  * generation already covers the catalog's latest change.
  */
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { lock } from '../util/lock-file.js';
 import { Catalog } from '../catalog/store.js';
-import { FingerprintBuilder } from './fingerprint-build.js';
+import type { FingerprintPart, FingerprintPartJob } from './fingerprint-build.js';
 import { TextBuilder } from './text-build.js';
-import { normalizeText } from './normalize.js';
 import { currentGeneration, indexRoot, INDEX_FORMAT, newGenerationDir, publishGeneration, readManifest, type Manifest } from './layout.js';
 
 export interface BuildReport {
@@ -54,36 +55,61 @@ export async function buildIndex(dataDir: string, options: BuildOptions = {}): P
   }
 }
 
-function buildGeneration(dataDir: string, catalog: Catalog, options: BuildOptions): BuildReport {
+const suffix = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const FINGERPRINT_WORKER = new URL(`./fingerprint-build-worker${suffix}`, import.meta.url);
+
+/** The fingerprint part, built by a worker thread (its own read snapshot of the catalog). */
+function fingerprintPart(job: FingerprintPartJob): { part: Promise<FingerprintPart>; stop: () => Promise<number> } {
+  const worker = new Worker(FINGERPRINT_WORKER, { workerData: job });
+  const part = new Promise<FingerprintPart>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the fingerprint build thread exited with code ${code}`)));
+  });
+  // Observed here so that a failure of the text part first leaves no unhandled rejection.
+  part.catch(() => {});
+  return { part, stop: () => worker.terminate() };
+}
+
+/**
+ * The two parts are built at once on two threads: the fingerprint part (lyrics keys) by a worker,
+ * the text part here. Each reads its own snapshot of the catalog; the manifest records the older
+ * one, so a change that fell between them is indexed by the next build.
+ */
+async function buildGeneration(dataDir: string, catalog: Catalog, options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
-  const catalogSeq = catalog.lastChange();
   const total = catalog.trackCount();
-  const fingerprint = new FingerprintBuilder(total);
+  const { generation, tmp } = newGenerationDir(dataDir);
+  const fingerprint = fingerprintPart({ dataDir, tmp, tracks: total });
+  const catalogSeq = catalog.lastChange();
   const text = new TextBuilder(catalog);
   let tracks = 0;
-  for (const { value: track } of catalog.tracks.getRange({ start: 1, end: 0xffff_ffff })) {
-    const lyrics = track.has_lyrics ? catalog.getContent('lyrics', track.track_id) : undefined;
-    const normalized = lyrics?.lyrics_body ? normalizeText(lyrics.lyrics_body) : '';
-    if (lyrics && !lyrics.instrumental) fingerprint.add(track.track_id, track.commontrack_id, normalized);
-    text.addTrack(track, lyrics, normalized);
-    if (++tracks % 10_000 === 0) options.onProgress?.(tracks, total);
+  let tx: ReturnType<TextBuilder['write']>;
+  try {
+    for (const { value: track } of catalog.tracks.getRange({ start: 1, end: 0xffff_ffff })) {
+      const lyrics = track.has_lyrics ? catalog.getContent('lyrics', track.track_id) : undefined;
+      text.addTrack(track, lyrics);
+      if (++tracks % 10_000 === 0) options.onProgress?.(tracks, total);
+    }
+    text.addArtists();
+    tx = text.write(tmp);
+  } catch (e) {
+    await fingerprint.stop();
+    throw e;
   }
-  text.addArtists();
   const scanned = performance.now();
-  const { generation, tmp } = newGenerationDir(dataDir);
-  const fp = fingerprint.write(tmp);
-  const tx = text.write(tmp);
+  const fp = await fingerprint.part;
   const manifest: Manifest = {
     format: INDEX_FORMAT,
     generation,
     created: new Date().toISOString(),
-    catalogSeq,
+    catalogSeq: Math.min(catalogSeq, fp.catalogSeq),
     segments: { ...fp.segments, ...tx.segments },
     parts: { fp: fp.part, ...tx.parts },
     stats: {
-      scanSeconds: (scanned - started) / 1000,
-      writeSeconds: (performance.now() - scanned) / 1000,
-      normalizedChars: fingerprint.normalizedChars,
+      textSeconds: (scanned - started) / 1000,
+      seconds: (performance.now() - started) / 1000,
+      normalizedChars: fp.normalizedChars,
     },
   };
   manifest.stats.bytes = totalBytes(manifest);
@@ -92,7 +118,7 @@ function buildGeneration(dataDir: string, catalog: Catalog, options: BuildOption
   return {
     built: true, dir, generation, tracks,
     seconds: (performance.now() - started) / 1000,
-    lyrics: fingerprint.docs,
+    lyrics: fp.part.docs,
     bytes: manifest.stats.bytes,
   };
 }

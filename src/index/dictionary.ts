@@ -4,6 +4,7 @@
  * hit needs both to collide: about one in 2^64), so no string is kept in the index.
  */
 import { column, writeSegment, type LoadedIndex, type SegmentEntry } from './layout.js';
+import { term } from './terms.js';
 
 /** FNV-1a and a multiply-xorshift hash of the same UTF-16 string. */
 export function termHashes(s: string): [number, number] {
@@ -20,32 +21,46 @@ export function termHashes(s: string): [number, number] {
 }
 
 export class DictionaryBuilder {
-  readonly ids = new Map<string, number>();
+  /**
+   * Ids by field tag, then by value: building never spells out `term(field, value)` (a new
+   * string to concatenate, flatten and hash for each of the ~billion words of 1M lyrics); only
+   * write() does, once per distinct term.
+   */
+  private readonly fields = new Map<string, Map<string, number>>();
+  /** Distinct terms so far. */
+  size = 0;
 
-  /** The id of a term, assigned on first sight. */
-  id(term: string): number {
-    let id = this.ids.get(term);
+  /** The id of term(field, value), assigned on first sight. */
+  id(field: string, value: string): number {
+    let values = this.fields.get(field);
+    if (!values) {
+      values = new Map();
+      this.fields.set(field, values);
+    }
+    let id = values.get(value);
     if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(term, id);
+      id = this.size++;
+      values.set(value, id);
     }
     return id;
   }
 
   write(dir: string, name: string): SegmentEntry {
     let size = 16;
-    while (size < this.ids.size * 2) size <<= 1;
+    while (size < this.size * 2) size <<= 1;
     const mask = size - 1;
     const h1 = new Uint32Array(size);
     const h2 = new Uint32Array(size);
     const ids = new Uint32Array(size);
-    for (const [term, id] of this.ids) {
-      const [a, b] = termHashes(term);
-      let slot = a & mask;
-      while (ids[slot] !== 0) slot = (slot + 1) & mask;
-      h1[slot] = a;
-      h2[slot] = b;
-      ids[slot] = id + 1;
+    for (const [field, values] of this.fields) {
+      for (const [value, id] of values) {
+        const [a, b] = termHashes(term(field, value));
+        let slot = a & mask;
+        while (ids[slot] !== 0) slot = (slot + 1) & mask;
+        h1[slot] = a;
+        h2[slot] = b;
+        ids[slot] = id + 1;
+      }
     }
     return writeSegment(dir, `${name}.bin`, { h1, h2, ids });
   }

@@ -2,9 +2,11 @@
  * Build side of the fingerprint index: one document per recording (commontrack) with lyrics, whose
  * sampled gram buckets go into the posting lists (docs/index.md).
  */
+import type { Catalog } from '../catalog/store.js';
 import { bucketBitsFor, GRAM, SAMPLE, indexKeys } from './grams.js';
 import { PostingsBuilder, U32List } from './postings.js';
 import { writeSegment, type SegmentEntry } from './layout.js';
+import { normalizeText } from './normalize.js';
 
 export class FingerprintBuilder {
   private readonly postings = new PostingsBuilder();
@@ -50,4 +52,33 @@ export class FingerprintBuilder {
       part: { docs: this.docs, entries: this.postings.entries, keysPerShard, shards, gram: GRAM, sample: SAMPLE, bucketBits: this.bits },
     };
   }
+}
+
+export interface FingerprintPartJob {
+  dataDir: string;
+  /** The generation directory being written. */
+  tmp: string;
+  /** The catalog's track count (sets the number of posting lists). */
+  tracks: number;
+}
+
+export interface FingerprintPart {
+  segments: Record<string, SegmentEntry>;
+  part: Record<string, number>;
+  normalizedChars: number;
+  /** The catalog change this part was read at. */
+  catalogSeq: number;
+}
+
+/** Reads every track's lyrics from `catalog` (one read snapshot) and writes the fingerprint part. */
+export function buildFingerprintPart(catalog: Catalog, job: FingerprintPartJob): FingerprintPart {
+  catalog.refresh();
+  const catalogSeq = catalog.lastChange();
+  const builder = new FingerprintBuilder(job.tracks);
+  for (const { value: track } of catalog.tracks.getRange({ start: 1, end: 0xffff_ffff })) {
+    if (!track.has_lyrics) continue;
+    const lyrics = catalog.getContent('lyrics', track.track_id);
+    if (lyrics?.lyrics_body && !lyrics.instrumental) builder.add(track.track_id, track.commontrack_id, normalizeText(lyrics.lyrics_body));
+  }
+  return { ...builder.write(job.tmp), normalizedChars: builder.normalizedChars, catalogSeq };
 }

@@ -10,7 +10,7 @@ import { PostingsBuilder, U32List } from './postings.js';
 import { writeSegment, type SegmentEntry } from './layout.js';
 import { normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { artistCore, titleCore, trigramsOf } from './names.js';
-import { FIELD, FLAG, packDate, packLanguage, pairKey, term } from './terms.js';
+import { FIELD, FLAG, packDate, packLanguage, pairKey } from './terms.js';
 import { worksOf, type WorkStore } from '../works/store.js';
 import { writerNames } from '../works/credits.js';
 
@@ -44,14 +44,15 @@ export class TextBuilder {
   addTrack(t: TrackRecord, lyrics: LyricsRecord | undefined, normalizedLyrics?: string): void {
     const ids = new Set<number>();
     const add = (field: string, values: Iterable<string>) => {
-      for (const v of values) if (v) ids.add(this.dict.id(term(field, v)));
+      for (const v of values) if (v) ids.add(this.dict.id(field, v));
     };
     const title = normalizeName(t.track_name);
     const core = titleCore(t.track_name);
     const artist = this.artistTerms(t.artist_id, t.artist_name);
     add(FIELD.title, wordsOf(title));
     add(FIELD.artist, artist.words);
-    if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, wordsOf(normalizedLyrics ?? normalizeText(lyrics.lyrics_body)));
+    // A song repeats its words (choruses): each distinct one costs one probe of the big dictionary.
+    if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, new Set(wordsOf(normalizedLyrics ?? normalizeText(lyrics.lyrics_body))));
     const linked = this.works.creditsFor(t.track_isrc);
     const writers = linked ? [...writersOf(t, lyrics), ...writerNames(linked)] : writersOf(t, lyrics);
     add(FIELD.writer, writers.flatMap((w) => wordsOf(normalizeName(w))));
@@ -84,9 +85,9 @@ export class TextBuilder {
       const variants = variantsOf(a.artist_name, a);
       const ids = new Set<number>();
       for (const v of variants) {
-        ids.add(this.dict.id(term(FIELD.artistExact, v)));
-        for (const w of wordsOf(v)) ids.add(this.dict.id(term(FIELD.artistWord, w)));
-        for (const g of trigramsOf(v)) ids.add(this.dict.id(term(FIELD.artistGram, g)));
+        ids.add(this.dict.id(FIELD.artistExact, v));
+        for (const w of wordsOf(v)) ids.add(this.dict.id(FIELD.artistWord, w));
+        for (const g of trigramsOf(v)) ids.add(this.dict.id(FIELD.artistGram, g));
       }
       this.artistPostings.add(Uint32Array.from(ids).sort());
       this.artistIds.push(a.artist_id);
@@ -95,7 +96,7 @@ export class TextBuilder {
   }
 
   write(dir: string): { segments: Record<string, SegmentEntry>; parts: Record<string, Record<string, number>> } {
-    const terms = this.dict.ids.size;
+    const terms = this.dict.size;
     const tracks = this.trackPostings.write(dir, 'tt', terms);
     const artists = this.artistPostings.write(dir, 'ta', terms);
     const n = this.trackPostings.docs;
