@@ -21,11 +21,7 @@ export function termHashes(s: string): [number, number] {
 }
 
 export class DictionaryBuilder {
-  /**
-   * Ids by field tag, then by value: building never spells out `term(field, value)` (a new
-   * string to concatenate, flatten and hash for each of the ~billion words of 1M lyrics); only
-   * write() does, once per distinct term.
-   */
+  /** Ids by field tag, then by value: `term(field, value)` is spelled out only by write(), once per term. */
   private readonly fields = new Map<string, Map<string, number>>();
   /** Distinct terms so far. */
   size = 0;

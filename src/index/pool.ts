@@ -162,13 +162,15 @@ export class IndexService extends EventEmitter {
     }
     // Warming is no client's request: a worker still starting must not fail it.
     const deadline = task.op === 'warm' ? Infinity : Date.now() + this.options.deadlineMs;
-    const envelope: TaskEnvelope = { generation: this.index.id, deadline, task };
+    // The handle of the generation named, even if another is swapped in before a resend.
+    const handle = this.handle;
+    const envelope: TaskEnvelope = { generation: handle.id, deadline, task };
     this.inFlight++;
     try {
       // A task past its deadline fails as it reaches a worker, and a running one checks it as it
       // goes: no timer per task. A worker new to the generation asks for its handle once.
       const result = await this.pool.run(envelope);
-      return result === NEEDS_INDEX ? await this.pool.run({ ...envelope, index: this.handle }) : result;
+      return result === NEEDS_INDEX ? await this.pool.run({ ...envelope, index: handle }) : result;
     } catch (e) {
       throw this.failure(e);
     } finally {
