@@ -43,44 +43,20 @@ export class Matcher {
     this.votes = new VoteBoard(ix.track.id.length);
   }
 
-  match(q: MatchQuery, deadline: number): MatchResult {
-    const core = titleCore(q.title);
-    const lead = artistCore(q.artist);
-    const full = normalizeName(q.artist);
-    const exactTitle = normalizeName(q.title);
-
-    const precise = this.bestOf(this.pairDocs(FIELD.precise, core, [lead, full]), exactTitle);
-    if (precise !== undefined) return { track: precise, mode: 'precise', confidence: 1000 };
-
-    const fuzzy = this.fuzzy(core, lead, deadline);
+  /** Every stage; `afterPrecise` when the caller already ran the precise one (preciseMatch). */
+  match(q: MatchQuery, deadline: number, afterPrecise = false): MatchResult {
+    const names = namesOf(q);
+    if (!afterPrecise) {
+      const precise = preciseStage(this.ix, this.catalog, names);
+      if (precise) return precise;
+    }
+    const fuzzy = this.fuzzy(names.core, names.lead, deadline);
     if (fuzzy.main) return { track: fuzzy.main.track, mode: 'fuzzy', confidence: fuzzy.main.confidence };
 
-    const alias = this.bestOf(this.pairDocs(FIELD.alias, core, [lead, full]), exactTitle);
+    const alias = bestOf(this.ix, this.catalog, pairDocs(this.ix, FIELD.alias, names), names.exactTitle);
     if (alias !== undefined) return { track: alias, mode: 'alias', confidence: 950 };
     if (fuzzy.alias) return { track: fuzzy.alias.track, mode: 'alias', confidence: fuzzy.alias.confidence };
     return {};
-  }
-
-  private pairDocs(field: string, core: string, artists: string[]): number[] {
-    const docs = new Set<number>();
-    for (const a of new Set(artists)) for (const d of this.ix.list(this.ix.trackPostings, field, pairKey(core, a))) docs.add(d);
-    return [...docs];
-  }
-
-  /** Among tracks of one title and artist: the exact title, then the original recording, then the most popular. */
-  private bestOf(docs: number[], exactTitle: string): number | undefined {
-    let best: number | undefined;
-    let bestKey = -1;
-    for (const doc of docs) {
-      const t = this.catalog.getTrack(this.ix.track.id[doc]);
-      if (!t) continue;
-      const key = (normalizeName(t.track_name) === exactTitle ? 2000 : 0) + (t.track_id === t.commontrack_id ? 1000 : 0) + t.track_rating;
-      if (key > bestKey) {
-        bestKey = key;
-        best = t.track_id;
-      }
-    }
-    return best;
   }
 
   /**
@@ -145,6 +121,52 @@ export class Matcher {
     for (const x of a.artist_name_translation_list) best = Math.max(best, looseSimilarity(lead, normalizeName(x.artist_name_translation.translation)));
     return best;
   }
+}
+
+interface Names {
+  core: string;
+  lead: string;
+  full: string;
+  exactTitle: string;
+}
+
+const namesOf = (q: MatchQuery): Names => ({ core: titleCore(q.title), lead: artistCore(q.artist), full: normalizeName(q.artist), exactTitle: normalizeName(q.title) });
+
+/**
+ * The precise stage alone: two dictionary look-ups and a few track records, far cheaper than a
+ * hand-off to a pool worker, so the server runs it where the request arrives (pool.ts) and sends
+ * only the queries it leaves unmatched to the pool.
+ */
+export function preciseMatch(ix: TextIndex, catalog: Catalog, q: MatchQuery): MatchResult | undefined {
+  return preciseStage(ix, catalog, namesOf(q));
+}
+
+function preciseStage(ix: TextIndex, catalog: Catalog, names: Names): MatchResult | undefined {
+  const precise = bestOf(ix, catalog, pairDocs(ix, FIELD.precise, names), names.exactTitle);
+  return precise === undefined ? undefined : { track: precise, mode: 'precise', confidence: 1000 };
+}
+
+/** Tracks keyed by the title core with the lead artist or the full credit, in one field. */
+function pairDocs(ix: TextIndex, field: string, { core, lead, full }: Names): number[] {
+  const docs = new Set<number>();
+  for (const a of new Set([lead, full])) for (const d of ix.list(ix.trackPostings, field, pairKey(core, a))) docs.add(d);
+  return [...docs];
+}
+
+/** Among tracks of one title and artist: the exact title, then the original recording, then the most popular. */
+function bestOf(ix: TextIndex, catalog: Catalog, docs: number[], exactTitle: string): number | undefined {
+  let best: number | undefined;
+  let bestKey = -1;
+  for (const doc of docs) {
+    const t = catalog.getTrack(ix.track.id[doc]);
+    if (!t) continue;
+    const key = (normalizeName(t.track_name) === exactTitle ? 2000 : 0) + (t.track_id === t.commontrack_id ? 1000 : 0) + t.track_rating;
+    if (key > bestKey) {
+      bestKey = key;
+      best = t.track_id;
+    }
+  }
+  return best;
 }
 
 interface Scored {

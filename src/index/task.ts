@@ -11,7 +11,8 @@ export type Task =
   | { op: 'fingerprint'; text: string; size: number }
   | { op: 'tracks'; query: TrackQuery }
   | { op: 'artists'; query: ArtistQuery }
-  | { op: 'match'; query: MatchQuery };
+  /** `afterPrecise`: the main thread ran the precise stage and found nothing. */
+  | { op: 'match'; query: MatchQuery; afterPrecise?: boolean };
 
 /** What the pool's workers are started with. */
 export interface PoolWorkerData {

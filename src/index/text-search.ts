@@ -33,7 +33,7 @@ export class TextSearcher {
     return searchArtists(this.ix, this.artistVotes, q, deadline);
   }
 
-  match(q: MatchQuery, deadline: number): MatchResult {
-    return this.matcher.match(q, deadline);
+  match(q: MatchQuery, deadline: number, afterPrecise = false): MatchResult {
+    return this.matcher.match(q, deadline, afterPrecise);
   }
 }

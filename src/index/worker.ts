@@ -84,6 +84,6 @@ export default function run(envelope: TaskEnvelope): TaskResult {
     case 'artists':
       return e.text.artists(task.query, deadline);
     case 'match':
-      return e.text.match(task.query, deadline);
+      return e.text.match(task.query, deadline, task.afterPrecise);
   }
 }
