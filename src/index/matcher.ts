@@ -48,7 +48,7 @@ export class Matcher {
     const names = namesOf(q);
     if (!afterPrecise) {
       const precise = preciseStage(this.ix, this.catalog, names);
-      if (precise) return precise;
+      if (precise && precise !== 'unsure') return precise;
     }
     const fuzzy = this.fuzzy(names.core, names.lead, deadline);
     if (fuzzy.main) return { track: fuzzy.main.track, mode: 'fuzzy', confidence: fuzzy.main.confidence };
@@ -132,17 +132,23 @@ interface Names {
 
 const namesOf = (q: MatchQuery): Names => ({ core: titleCore(q.title), lead: artistCore(q.artist), full: normalizeName(q.artist), exactTitle: normalizeName(q.title) });
 
+/** Tracks the precise stage reads at most when run outside the pool (each is one record read). */
+const PRECISE_OUTSIDE_POOL = 256;
+
 /**
  * The precise stage alone: two dictionary look-ups and a few track records, far cheaper than a
  * hand-off to a pool worker, so the server runs it where the request arrives (pool.ts) and sends
- * only the queries it leaves unmatched to the pool.
+ * only the queries it leaves unmatched to the pool. 'unsure' when the title and artist name more
+ * tracks than it reads outside the pool: the pool then runs every stage.
  */
-export function preciseMatch(ix: TextIndex, catalog: Catalog, q: MatchQuery): MatchResult | undefined {
-  return preciseStage(ix, catalog, namesOf(q));
+export function preciseMatch(ix: TextIndex, catalog: Catalog, q: MatchQuery): MatchResult | undefined | 'unsure' {
+  return preciseStage(ix, catalog, namesOf(q), PRECISE_OUTSIDE_POOL);
 }
 
-function preciseStage(ix: TextIndex, catalog: Catalog, names: Names): MatchResult | undefined {
-  const precise = bestOf(ix, catalog, pairDocs(ix, FIELD.precise, names), names.exactTitle);
+function preciseStage(ix: TextIndex, catalog: Catalog, names: Names, maxDocs = Infinity): MatchResult | undefined | 'unsure' {
+  const docs = pairDocs(ix, FIELD.precise, names);
+  if (docs.length > maxDocs) return 'unsure';
+  const precise = bestOf(ix, catalog, docs, names.exactTitle);
   return precise === undefined ? undefined : { track: precise, mode: 'precise', confidence: 1000 };
 }
 

@@ -133,10 +133,13 @@ export class IndexService extends EventEmitter {
 
   /**
    * The precise stage here (a few microseconds: cheaper than the hand-off), the others in a
-   * worker when it finds nothing.
+   * worker when it finds nothing (or every stage there, when the precise one would read too many
+   * tracks for this thread).
    */
   async match(query: MatchQuery): Promise<MatchResult> {
-    return preciseMatch(this.text, this.options.catalog, query) ?? ((await this.run({ op: 'match', query, afterPrecise: true })) as MatchResult);
+    const precise = preciseMatch(this.text, this.options.catalog, query);
+    if (precise && precise !== 'unsure') return precise;
+    return (await this.run({ op: 'match', query, afterPrecise: precise === undefined })) as MatchResult;
   }
 
   /** Look for a new generation, or for catalog changes that settled without one (each second). */

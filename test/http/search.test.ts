@@ -141,6 +141,22 @@ t.test('track.search: under stacked sorts, relevance and popularity still order 
   t.same(ids(r.json.message.body), [1102, 1101]);
 });
 
+t.test('matcher: a title and artist shared by hundreds of tracks still matches precisely (in the pool)', async (t) => {
+  // Past PRECISE_OUTSIDE_POOL tracks the precise stage runs in a worker, not on the receiving thread.
+  const own = await startTestServer(t, {
+    records: [
+      { type: 'artist', artist_id: 700, artist_name: 'Village Choir', artist_rating: 30 },
+      ...Array.from({ length: 300 }, (_, i) => ({
+        type: 'track', track_id: 2000 + i, track_name: 'Silent Night', artist_id: 700, artist_name: 'Village Choir', track_rating: i % 90,
+      })),
+    ],
+  });
+  const r = await own.get('/ws/1.1/matcher.track.get', { apikey: own.keys.basic, q_track: 'silent night', q_artist: 'village choir' });
+  t.equal(r.status, 200);
+  t.equal(r.json.message.body.track.track_id, 2089, 'the most popular of the 300');
+  t.equal(r.json.message.header.mode, 'precise');
+});
+
 t.test('track.search: bad parameters are 400 with a hint', async (t) => {
   const cases: [Record<string, string | number>, RegExp][] = [
     [{ q: '!!!' }, /^q holds no letters or digits/],
