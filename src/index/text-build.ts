@@ -41,7 +41,7 @@ export class TextBuilder {
   }
 
   /** Adds a track (in id order) with its lyrics record, if any. */
-  addTrack(t: TrackRecord, lyrics: LyricsRecord | undefined, normalizedLyrics?: string): void {
+  addTrack(t: TrackRecord, lyrics: LyricsRecord | undefined): void {
     const ids = new Set<number>();
     const add = (field: string, values: Iterable<string>) => {
       for (const v of values) if (v) ids.add(this.dict.id(field, v));
@@ -52,7 +52,7 @@ export class TextBuilder {
     add(FIELD.title, wordsOf(title));
     add(FIELD.artist, artist.words);
     // A song repeats its words (choruses): each distinct one costs one probe of the big dictionary.
-    if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, new Set(wordsOf(normalizedLyrics ?? normalizeText(lyrics.lyrics_body))));
+    if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, new Set(wordsOf(normalizeText(lyrics.lyrics_body))));
     const linked = this.works.creditsFor(t.track_isrc);
     const writers = linked ? [...writersOf(t, lyrics), ...writerNames(linked)] : writersOf(t, lyrics);
     add(FIELD.writer, writers.flatMap((w) => wordsOf(normalizeName(w))));
