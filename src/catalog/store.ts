@@ -28,8 +28,13 @@ export const CATALOG_FORMAT = 1;
 const FORMAT_KEY = 'catalog:format';
 
 /** Reserved key of each record database's msgpackr shared structures (ids stop one below it). */
-const STRUCTURES_KEY = 0xffff_ffff;
-const MAX_ID = 0xffff_fffe;
+export const STRUCTURES_KEY = 0xffff_ffff;
+export const MAX_ID = 0xffff_fffe;
+/**
+ * Every record id of a record database, for getRange / getKeys (the shared structures left out).
+ * A new object each time: lmdb-js keeps iteration state on the options it is given.
+ */
+export const everyId = (): { start: number; end: number } => ({ start: 1, end: STRUCTURES_KEY });
 
 export const CONTENT_KINDS = ['lyrics', 'subtitles', 'richsync', 'snippets', 'analysis'] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];
@@ -95,7 +100,7 @@ export class Catalog {
     });
     const catalog = new Catalog(root);
     const format = catalog.meta.get(FORMAT_KEY);
-    if (format === undefined && catalog.trackCount() === 0 && catalog.artists.getKeysCount({ start: 1, end: STRUCTURES_KEY }) === 0) {
+    if (format === undefined && catalog.trackCount() === 0 && catalog.artists.getKeysCount(everyId()) === 0) {
       catalog.meta.putSync(FORMAT_KEY, CATALOG_FORMAT);
     } else if (format !== CATALOG_FORMAT) {
       void root.close();
@@ -163,7 +168,7 @@ export class Catalog {
    */
   trackCount(): number {
     const seq = this.lastChange();
-    if (this.counted?.seq !== seq) this.counted = { seq, count: this.tracks.getKeysCount({ start: 1, end: STRUCTURES_KEY }) };
+    if (this.counted?.seq !== seq) this.counted = { seq, count: this.tracks.getKeysCount(everyId()) };
     return this.counted.count;
   }
 
@@ -180,7 +185,7 @@ export class Catalog {
 
   /** Iterate all track ids in id order (skips the shared-structures key). */
   trackIds(): Iterable<number> {
-    return this.tracks.getKeys({ start: 1, end: STRUCTURES_KEY }) as Iterable<number>;
+    return this.tracks.getKeys(everyId()) as Iterable<number>;
   }
 }
 

@@ -14,11 +14,8 @@
  * is logged after toSeq and is in the next incremental feed again. Applying a feed and then the
  * next one therefore always ends at the primary's state.
  */
-import type { Catalog } from '../catalog/store.js';
+import { everyId, type Catalog } from '../catalog/store.js';
 import { albumLine, artistLine, deleteLine, trackLine, type RecordKind } from './lines.js';
-
-/** The upper bound of record ids (the store keeps msgpackr's shared structures under 0xffffffff). */
-const ID_END = 0xffff_ffff;
 
 /** Counts the lines a generator yielded. */
 export interface LineCounter {
@@ -26,15 +23,15 @@ export interface LineCounter {
 }
 
 export function* fullFeedLines(catalog: Catalog, counter: LineCounter): Generator<string> {
-  for (const { value } of catalog.artists.getRange({ start: 1, end: ID_END })) {
+  for (const { value } of catalog.artists.getRange(everyId())) {
     counter.records++;
     yield artistLine(value);
   }
-  for (const { value } of catalog.albums.getRange({ start: 1, end: ID_END })) {
+  for (const { value } of catalog.albums.getRange(everyId())) {
     counter.records++;
     yield albumLine(value);
   }
-  for (const { value } of catalog.tracks.getRange({ start: 1, end: ID_END })) {
+  for (const { value } of catalog.tracks.getRange(everyId())) {
     counter.records++;
     yield trackLine(catalog, value);
   }
@@ -65,22 +62,26 @@ export function* incrementalFeedLines(catalog: Catalog, fromSeq: number, toSeq: 
       yield deleteLine(kind, id);
     }
   }
-  for (const id of changed.artist) {
-    const artist = catalog.getArtist(id);
-    if (!artist) continue;
-    counter.records++;
-    yield artistLine(artist);
-  }
-  for (const id of changed.album) {
-    const album = catalog.getAlbum(id);
-    if (!album) continue;
-    counter.records++;
-    yield albumLine(album);
-  }
-  for (const id of changed.track) {
-    const track = catalog.getTrack(id);
-    if (!track) continue;
-    counter.records++;
-    yield trackLine(catalog, track);
+  const upsert: Record<RecordKind, (id: number) => string | undefined> = {
+    artist: (id) => {
+      const artist = catalog.getArtist(id);
+      return artist && artistLine(artist);
+    },
+    album: (id) => {
+      const album = catalog.getAlbum(id);
+      return album && albumLine(album);
+    },
+    track: (id) => {
+      const track = catalog.getTrack(id);
+      return track && trackLine(catalog, track);
+    },
+  };
+  for (const kind of ['artist', 'album', 'track'] as const) {
+    for (const id of changed[kind]) {
+      const line = upsert[kind](id);
+      if (line === undefined) continue;
+      counter.records++;
+      yield line;
+    }
   }
 }

@@ -3,12 +3,11 @@
  * no-ops), every track, album and artist the feed does not hold is deleted, so the replica ends with
  * exactly the primary's records — including deletes whose incremental feed it never saw.
  */
-import type { Catalog } from '../catalog/store.js';
+import { everyId, type Catalog } from '../catalog/store.js';
 import { applyBatch } from '../catalog/write.js';
 import type { HashedRecord } from '../catalog/parse.js';
 import type { RecordKind } from './lines.js';
 
-const ID_END = 0xffff_ffff;
 const BATCH = 2000;
 
 /** Delete the records absent from `present`; returns how many were deleted (cascades included once). */
@@ -23,8 +22,8 @@ export function removeAbsent(catalog: Catalog, present: Record<RecordKind, Set<n
     }
   };
   absent('track', catalog.trackIds());
-  absent('album', catalog.albums.getKeys({ start: 1, end: ID_END }));
-  absent('artist', catalog.artists.getKeys({ start: 1, end: ID_END }));
+  absent('album', catalog.albums.getKeys(everyId()));
+  absent('artist', catalog.artists.getKeys(everyId()));
   let deleted = 0;
   for (let i = 0; i < doomed.length; i += BATCH) {
     for (const outcome of applyBatch(catalog, doomed.slice(i, i + BATCH))) if (outcome === 'deleted') deleted++;

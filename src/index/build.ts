@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { lock } from '../util/lock-file.js';
-import { Catalog } from '../catalog/store.js';
+import { Catalog, everyId } from '../catalog/store.js';
 import type { FingerprintPart, FingerprintPartJob } from './fingerprint-build.js';
 import { TextBuilder } from './text-build.js';
 import { currentGeneration, indexRoot, INDEX_FORMAT, newGenerationDir, publishGeneration, readManifest, type Manifest } from './layout.js';
@@ -86,7 +86,7 @@ async function buildGeneration(dataDir: string, catalog: Catalog, options: Build
   let tracks = 0;
   let tx: ReturnType<TextBuilder['write']>;
   try {
-    for (const { value: track } of catalog.tracks.getRange({ start: 1, end: 0xffff_ffff })) {
+    for (const { value: track } of catalog.tracks.getRange(everyId())) {
       const lyrics = track.has_lyrics ? catalog.getContent('lyrics', track.track_id) : undefined;
       text.addTrack(track, lyrics);
       if (++tracks % 10_000 === 0) options.onProgress?.(tracks, total);

@@ -2,7 +2,7 @@
  * Build side of the fingerprint index: one document per recording (commontrack) with lyrics, whose
  * sampled gram buckets go into the posting lists (docs/index.md).
  */
-import type { Catalog } from '../catalog/store.js';
+import { everyId, type Catalog } from '../catalog/store.js';
 import { bucketBitsFor, GRAM, SAMPLE, indexKeys } from './grams.js';
 import { PostingsBuilder, U32List } from './postings.js';
 import { writeSegment, type SegmentEntry } from './layout.js';
@@ -75,7 +75,7 @@ export function buildFingerprintPart(catalog: Catalog, job: FingerprintPartJob):
   catalog.refresh();
   const catalogSeq = catalog.lastChange();
   const builder = new FingerprintBuilder(job.tracks);
-  for (const { value: track } of catalog.tracks.getRange({ start: 1, end: 0xffff_ffff })) {
+  for (const { value: track } of catalog.tracks.getRange(everyId())) {
     if (!track.has_lyrics) continue;
     const lyrics = catalog.getContent('lyrics', track.track_id);
     if (lyrics?.lyrics_body && !lyrics.instrumental) builder.add(track.track_id, track.commontrack_id, normalizeText(lyrics.lyrics_body));

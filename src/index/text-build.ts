@@ -3,7 +3,7 @@
  * per field over tracks, title trigrams, precise title+artist keys, per-track columns for filters
  * and sorts, and name postings over artists (docs/index.md).
  */
-import type { Catalog } from '../catalog/store.js';
+import { everyId, type Catalog } from '../catalog/store.js';
 import type { ArtistRecord, LyricsRecord, TrackRecord } from '../catalog/records.js';
 import { DictionaryBuilder } from './dictionary.js';
 import { PostingsBuilder, U32List } from './postings.js';
@@ -81,7 +81,7 @@ export class TextBuilder {
 
   /** Adds every artist (after the tracks): name postings for artist.search. */
   addArtists(): void {
-    for (const { value: a } of this.catalog.artists.getRange({ start: 1, end: 0xffff_ffff })) {
+    for (const { value: a } of this.catalog.artists.getRange(everyId())) {
       const variants = variantsOf(a.artist_name, a);
       const ids = new Set<number>();
       for (const v of variants) {

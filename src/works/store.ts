@@ -12,16 +12,13 @@
  * a crash leaves the old work or the new one, never a mix.
  */
 import type { Database, Key, RootDatabase } from 'lmdb';
-import type { Catalog } from '../catalog/store.js';
+import { MAX_ID, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
 import type { TrackRecord } from '../catalog/records.js';
 import { isoSeconds } from '../util/date.js';
 import { creditsOf, trackCredits, type WorkCredits } from './credits.js';
 import { withCollection } from './history.js';
 import type { OwnerRecord, SourceRecord, SubmissionRecord, WorkRecord } from './records.js';
 import type { OwnerInput, WorkInput } from './schema.js';
-
-const STRUCTURES_KEY = 0xffff_ffff;
-const MAX_ID = 0xffff_fffe;
 
 /** Who submits: the key's key_id (or `oauth:<client_id>`) and its label (or the client's name). */
 export interface Submitter {
