@@ -10,11 +10,11 @@
  * test runner's TypeScript loader), more than a 10,000-track feed takes.
  */
 import { EventEmitter } from 'node:events';
-import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/store.js';
 import { writeFeed, type BuildRequest, type FeedKind } from './build.js';
 import { tryLock } from '../util/lock-file.js';
+import { oneShotWorker, type OneShot } from '../util/one-shot-worker.js';
 import { pruneFeeds } from './prune.js';
 import { buildLockFile, type FeedMeta, type FeedStore } from './store.js';
 
@@ -63,7 +63,7 @@ export class FeedSchedule extends EventEmitter {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly checked: Checked = { full: 0, incremental: 0 };
   private retryAt = 0;
-  private worker?: Worker;
+  private worker?: OneShot<FeedMeta | null>;
   private readonly abort = new AbortController();
 
   constructor(private readonly deps: ScheduleDeps) {
@@ -154,19 +154,13 @@ export class FeedSchedule extends EventEmitter {
     }
   }
 
-  private inWorker(request: BuildRequest): Promise<FeedMeta | undefined> {
+  private async inWorker(request: BuildRequest): Promise<FeedMeta | undefined> {
     this.abort.signal.throwIfAborted(); // closed while this build waited
-    return new Promise((resolve, reject) => {
-      const worker = new Worker(WORKER, { workerData: { dataDir: this.deps.dataDir, request } });
-      this.worker = worker;
-      let result: FeedMeta | null | undefined;
-      worker.once('message', (meta: FeedMeta | null) => (result = meta));
-      worker.once('error', reject);
-      worker.once('exit', (code) => {
-        this.worker = undefined;
-        if (result !== undefined) resolve(result ?? undefined);
-        else reject(new Error(`the feed build thread exited with code ${code}`));
-      });
-    });
+    this.worker = oneShotWorker<FeedMeta | null>(WORKER, { dataDir: this.deps.dataDir, request }, 'feed build');
+    try {
+      return (await this.worker.result) ?? undefined;
+    } finally {
+      this.worker = undefined;
+    }
   }
 }

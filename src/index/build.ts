@@ -6,8 +6,8 @@
  * generation already covers the catalog's latest change.
  */
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { lock } from '../util/lock-file.js';
+import { oneShotWorker } from '../util/one-shot-worker.js';
 import { Catalog, everyId } from '../catalog/store.js';
 import type { FingerprintPart, FingerprintPartJob } from './fingerprint-build.js';
 import { TextBuilder } from './text-build.js';
@@ -58,19 +58,6 @@ export async function buildIndex(dataDir: string, options: BuildOptions = {}): P
 const suffix = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const FINGERPRINT_WORKER = new URL(`./fingerprint-build-worker${suffix}`, import.meta.url);
 
-/** The fingerprint part, built by a worker thread (its own read snapshot of the catalog). */
-function fingerprintPart(job: FingerprintPartJob): { part: Promise<FingerprintPart>; stop: () => Promise<number> } {
-  const worker = new Worker(FINGERPRINT_WORKER, { workerData: job });
-  const part = new Promise<FingerprintPart>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the fingerprint build thread exited with code ${code}`)));
-  });
-  // Observed here so that a failure of the text part first leaves no unhandled rejection.
-  part.catch(() => {});
-  return { part, stop: () => worker.terminate() };
-}
-
 /**
  * The two parts are built at once on two threads: the fingerprint part (lyrics keys) by a worker,
  * the text part here. Each reads its own snapshot of the catalog; the manifest records the older
@@ -80,7 +67,10 @@ async function buildGeneration(dataDir: string, catalog: Catalog, options: Build
   const started = performance.now();
   const total = catalog.trackCount();
   const { generation, tmp } = newGenerationDir(dataDir);
-  const fingerprint = fingerprintPart({ dataDir, tmp, tracks: total });
+  // The fingerprint part on a worker thread (its own read snapshot of the catalog).
+  const fingerprint = oneShotWorker<FingerprintPart>(FINGERPRINT_WORKER, { dataDir, tmp, tracks: total } satisfies FingerprintPartJob, 'fingerprint build');
+  // Observed here so that a failure of the text part first leaves no unhandled rejection.
+  fingerprint.result.catch(() => {});
   const catalogSeq = catalog.lastChange();
   const text = new TextBuilder(catalog);
   let tracks = 0;
@@ -94,11 +84,11 @@ async function buildGeneration(dataDir: string, catalog: Catalog, options: Build
     text.addArtists();
     tx = text.write(tmp);
   } catch (e) {
-    await fingerprint.stop();
+    await fingerprint.terminate();
     throw e;
   }
   const scanned = performance.now();
-  const fp = await fingerprint.part;
+  const fp = await fingerprint.result;
   const manifest: Manifest = {
     format: INDEX_FORMAT,
     generation,

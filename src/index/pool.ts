@@ -5,12 +5,12 @@
  * generation when the catalog changes, without failing or blocking a query (docs/index.md).
  */
 import { EventEmitter } from 'node:events';
-import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/store.js';
 import { RefrainError } from '../errors.js';
 import { buildIndex, isCurrent } from './build.js';
+import { oneShotWorker } from '../util/one-shot-worker.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from './layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
 import type { FingerprintHit } from './fingerprint.js';
@@ -230,14 +230,14 @@ export class IndexService extends EventEmitter {
   private rebuild(): void {
     const { dataDir, logger } = this.options;
     logger.info('catalog changed: building a new index generation in the background');
-    this.building = new Promise<void>((resolve) => {
-      const worker = new Worker(BUILD_WORKER, { workerData: { dataDir } });
-      worker.once('message', (report: unknown) => logger.info({ report }, 'index generation built'));
-      worker.once('error', (err) => logger.error({ err }, 'building an index generation failed'));
-      worker.once('exit', () => resolve());
-    }).finally(() => {
-      this.building = undefined;
-      this.poll();
-    });
+    this.building = oneShotWorker<unknown>(BUILD_WORKER, { dataDir }, 'index build')
+      .result.then(
+        (report) => void logger.info({ report }, 'index generation built'),
+        (err: unknown) => void logger.error({ err }, 'building an index generation failed'),
+      )
+      .finally(() => {
+        this.building = undefined;
+        this.poll();
+      });
   }
 }
