@@ -13,6 +13,7 @@ import { linesOf } from './lines.js';
 import { parseLine, type HashedRecord, type ParsedBatch, type ParseRequest, type Rejection } from './parse.js';
 import type { Catalog } from './store.js';
 import { RefrainError } from '../errors.js';
+import { siblingModule } from '../util/one-shot-worker.js';
 
 export interface ImportReport {
   files: string[];
@@ -43,7 +44,7 @@ const MAX_LISTED = 1000;
 
 // Under the test runner the sources run as .ts; the built server runs .js. The worker inherits the
 // process's loader flags, so the same extension works in both.
-const WORKER_URL = new URL(`./parse-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const WORKER_URL = siblingModule(import.meta.url, 'parse-worker');
 
 /** Import files into the catalog; see the module comment for the rules. */
 export async function importFiles(catalog: Catalog, files: string[], options: ImportOptions = {}): Promise<ImportReport> {

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/store.js';
 import { writeFeed, type BuildRequest, type FeedKind } from './build.js';
 import { tryLock } from '../util/lock-file.js';
-import { oneShotWorker, type OneShot } from '../util/one-shot-worker.js';
+import { oneShotWorker, siblingModule, type OneShot } from '../util/one-shot-worker.js';
 import { pruneFeeds } from './prune.js';
 import { buildLockFile, type FeedMeta, type FeedStore } from './store.js';
 
@@ -49,8 +49,7 @@ export function nextBuild(latestFull: FeedMeta | undefined, latest: FeedMeta | u
   return fullAt <= incrementalAt ? { kind: 'full', at: fullAt } : { kind: 'incremental', at: incrementalAt };
 }
 
-const suffix = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const WORKER = new URL(`./worker${suffix}`, import.meta.url);
+const WORKER = siblingModule(import.meta.url, 'worker');
 const IN_PROCESS_MAX_TRACKS = 10_000;
 /** Timers re-plan at least this often (ms), so a clock moved by tests or NTP is noticed. */
 const MAX_WAIT_MS = 3_600_000;

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { lock } from '../util/lock-file.js';
-import { oneShotWorker } from '../util/one-shot-worker.js';
+import { oneShotWorker, siblingModule } from '../util/one-shot-worker.js';
 import { Catalog, everyId } from '../catalog/store.js';
 import type { FingerprintPart, FingerprintPartJob } from './fingerprint-build.js';
 import { TextBuilder } from './text-build.js';
@@ -55,8 +55,7 @@ export async function buildIndex(dataDir: string, options: BuildOptions = {}): P
   }
 }
 
-const suffix = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const FINGERPRINT_WORKER = new URL(`./fingerprint-build-worker${suffix}`, import.meta.url);
+const FINGERPRINT_WORKER = siblingModule(import.meta.url, 'fingerprint-build-worker');
 
 /**
  * The two parts are built at once on two threads: the fingerprint part (lyrics keys) by a worker,

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/store.js';
 import { RefrainError } from '../errors.js';
 import { buildIndex, isCurrent } from './build.js';
-import { oneShotWorker } from '../util/one-shot-worker.js';
+import { oneShotWorker, siblingModule } from '../util/one-shot-worker.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from './layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
 import type { FingerprintHit } from './fingerprint.js';
@@ -31,9 +31,8 @@ export interface IndexServiceOptions {
   pollMs?: number;
 }
 
-const suffix = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const WORKER = new URL(`./worker${suffix}`, import.meta.url);
-const BUILD_WORKER = new URL(`./build-worker${suffix}`, import.meta.url);
+const WORKER = siblingModule(import.meta.url, 'worker');
+const BUILD_WORKER = siblingModule(import.meta.url, 'build-worker');
 
 export interface IndexStats {
   generation: number;

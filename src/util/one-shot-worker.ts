@@ -5,6 +5,12 @@
  */
 import { Worker } from 'node:worker_threads';
 
+/**
+ * The module `name` beside `from` (a module's import.meta.url), for a worker thread to run: `.ts`
+ * under the test runner's TypeScript loader, `.js` in the built server.
+ */
+export const siblingModule = (from: string, name: string): URL => new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
+
 export interface OneShot<T> {
   result: Promise<T>;
   /** Stops the thread; `result` then rejects. */
