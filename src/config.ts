@@ -112,6 +112,18 @@ export const OPTIONS = {
     description: 'memory the unknown-key cache may hold, in bytes (estimated: key length + 96 per key); oldest dropped first',
     env: 'REFRAIN_UNKNOWN_KEY_CACHE_BYTES',
   }),
+  trackingTokenTtl: opt(duration(60, 366 * 86_400).default(7 * 86_400), {
+    description: 'lifetime of tracking URLs, in seconds or with s/m/h/d (7d); an expired one answers 410 and counts nothing',
+    env: 'REFRAIN_TRACKING_TOKEN_TTL',
+  }),
+  trackingReplayWindow: opt(duration(0, 7 * 86_400).default(3600), {
+    description: 'a tracking URL sent again from the same address within this time counts once, in seconds or with s/m/h/d (1h)',
+    env: 'REFRAIN_TRACKING_REPLAY_WINDOW',
+  }),
+  trackingDedupeEntries: opt(int(0, 10_000_000).default(200_000), {
+    description: '(address, tracking URL) pairs remembered for the replay window at most, oldest dropped first (about 100 bytes each; 0: no deduplication)',
+    env: 'REFRAIN_TRACKING_DEDUPE_ENTRIES',
+  }),
   logLevel: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'), {
     description: 'log level of the JSON logs on stdout',
     env: 'LOG_LEVEL',
@@ -226,7 +238,7 @@ export const COMMANDS = {
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
       'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
-      'unknownKeyCache', 'unknownKeyCacheBytes',
+      'unknownKeyCache', 'unknownKeyCacheBytes', 'trackingTokenTtl', 'trackingReplayWindow', 'trackingDedupeEntries',
     ),
   },
   import: {

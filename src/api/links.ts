@@ -2,8 +2,12 @@
  * URLs Refrain puts in responses: tracking URLs (pixel, script, html) that point at Refrain's own
  * `/t1.0/` endpoints and record a hit per key and track, and the share/edit pages of a track.
  *
- * A tracking token names the key, the track and the content kind, and carries an HMAC so hits cannot
- * be forged for other keys or tracks: `<track_id base36>.<content>.<key_id>.<mac>`.
+ * A tracking token names the key, the track and the content kind, and when it expires, and carries an
+ * HMAC so hits cannot be forged for other keys or tracks, nor tokens made to live longer:
+ * `<track_id base36>.<content>.<key_id>.<expiry, Unix seconds base36>.<mac>` (`--tracking-token-ttl`,
+ * default 7 days). Tokens made before expiries existed (`<track>.<content>.<key_id>.<mac>`) are
+ * taken as made at `legacySince` (the first start of a server that gives expiring tokens): they
+ * expire one TTL after it, as they would have had they carried an expiry from then on.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -17,7 +21,20 @@ export interface TrackingHit {
   keyId: string;
   trackId: number;
   content: TrackedContent;
+  /** When the token stops counting, in ms since the epoch. */
+  expires: number;
 }
+
+export interface TrackingOptions {
+  /** Lifetime of a tracking token in seconds. */
+  ttlSeconds: number;
+  /** When tokens without an expiry are taken to have been made (ms since the epoch). */
+  legacySince: number;
+  clock?: () => number;
+}
+
+/** The default lifetime of a tracking token: 7 days (`--tracking-token-ttl`). */
+export const DEFAULT_TRACKING_TTL = 7 * 86_400;
 
 export interface TrackingUrls {
   script_tracking_url: string;
@@ -29,8 +46,19 @@ export class Links {
   /** Set once the server knows its port (it may listen on port 0). */
   baseUrl: string;
 
-  constructor(baseUrl: string, private readonly secret: Buffer) {
+  private readonly ttlMs: number;
+  private readonly legacyExpires: number;
+  private readonly clock: () => number;
+
+  constructor(
+    baseUrl: string,
+    private readonly secret: Buffer,
+    options: TrackingOptions = { ttlSeconds: DEFAULT_TRACKING_TTL, legacySince: Date.now() },
+  ) {
     this.baseUrl = baseUrl;
+    this.ttlMs = options.ttlSeconds * 1000;
+    this.legacyExpires = options.legacySince + this.ttlMs;
+    this.clock = options.clock ?? Date.now;
   }
 
   private mac(payload: string): string {
@@ -38,7 +66,8 @@ export class Links {
   }
 
   tracking(keyId: string, trackId: number, content: TrackedContent): TrackingUrls {
-    const payload = `${trackId.toString(36)}.${CONTENT_CODE[content]}.${keyId}`;
+    const expires = Math.ceil((this.clock() + this.ttlMs) / 1000);
+    const payload = `${trackId.toString(36)}.${CONTENT_CODE[content]}.${keyId}.${expires.toString(36)}`;
     const token = `${payload}.${this.mac(payload)}`;
     return {
       script_tracking_url: `${this.baseUrl}/t1.0/js/${token}`,
@@ -47,18 +76,37 @@ export class Links {
     };
   }
 
-  /** The hit a token stands for, or undefined when it is malformed or its MAC is wrong. */
+  /**
+   * The hit a token stands for, or undefined when it is malformed or its MAC is wrong. An expired
+   * token still gives its hit (with `expires` in the past): the caller says "expired", not "unknown".
+   */
   verify(token: string): TrackingHit | undefined {
     const parts = token.split('.');
-    if (parts.length !== 4) return undefined;
-    const [track, code, keyId, mac] = parts;
-    const expected = Buffer.from(this.mac(`${track}.${code}.${keyId}`));
+    if (parts.length !== 4 && parts.length !== 5) return undefined;
+    const mac = parts.pop()!;
+    const expected = Buffer.from(this.mac(parts.join('.')));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const [track, code, keyId, expiry] = parts;
     const trackId = parseInt(track, 36);
     const content = CODE_CONTENT[code];
-    if (!content || !Number.isSafeInteger(trackId)) return undefined;
-    return { keyId, trackId, content };
+    const expires = expiry === undefined ? this.legacyExpires : parseInt(expiry, 36) * 1000;
+    if (!content || !Number.isSafeInteger(trackId) || !Number.isSafeInteger(expires)) return undefined;
+    return { keyId, trackId, content, expires };
+  }
+
+  /** The token lifetime in words (`7 days`, `1 hour`, `90 s`), for the answer to an expired token. */
+  ttlText(): string {
+    const s = this.ttlMs / 1000;
+    for (const [unit, n] of [['day', 86_400], ['hour', 3600], ['minute', 60]] as const) {
+      if (s % n === 0) return `${s / n} ${unit}${s === n ? '' : 's'}`;
+    }
+    return `${s} s`;
+  }
+
+  /** Whether a verified token's hit still counts. */
+  live(hit: TrackingHit): boolean {
+    return this.clock() < hit.expires;
   }
 
   /** The track's public page (its path is derived at import: `share_path`). */

@@ -1,6 +1,7 @@
 /**
  * Refrain's own non-API endpoints that responses link to:
- * - `/t1.0/{js|img|html}/<token>`: the tracking URLs; each request records a hit for the key and track.
+ * - `/t1.0/{js|img|html}/<token>`: the tracking URLs; a request records a hit for the key and track,
+ *   unless the token expired or the same address sent it within the replay window.
  * - `/lyrics/<track_id>/<artist>/<track>`: the track's share page (metadata and snippet, no lyrics:
  *   it is public), and `…/edit`: the track's catalog line in the import format, for an operator to
  *   correct and re-import with `refrain import`.
@@ -14,22 +15,32 @@ import { escapeXml as esc } from './xml.js';
 
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-function send(res: HttpResponse, status: number, type: string, body: string | Buffer): void {
+function send(res: HttpResponse, status: number, type: string, body: string | Buffer, tracking?: 'counted' | 'repeat'): void {
   res.writeStatus(STATUS_LINE[status]);
   res.writeHeader('content-type', type);
+  if (tracking) res.writeHeader('x-refrain-tracking', tracking);
   res.writeHeader('cache-control', 'no-store');
   res.end(body);
 }
 
+/**
+ * A tracking URL: 404 for a token that is malformed or forged, 410 for an expired one (not counted),
+ * else 200 with the pixel, script or page; `x-refrain-tracking` says whether the hit was `counted`
+ * or a `repeat` of the same token from the same address within the replay window (not counted).
+ */
 export function trackingRoute(links: Links, hits: Hits) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const kind = req.getParameter(0);
-    const hit = links.verify(req.getParameter(1));
+    const token = req.getParameter(1);
+    const hit = links.verify(token);
     if (!hit || (kind !== 'js' && kind !== 'img' && kind !== 'html')) return send(res, 404, 'text/plain', 'unknown tracking token\n');
-    hits.record(hit);
-    if (kind === 'img') return send(res, 200, 'image/gif', PIXEL);
-    if (kind === 'js') return send(res, 200, 'application/javascript; charset=utf-8', '/* recorded */\n');
-    send(res, 200, 'text/html; charset=utf-8', '<!doctype html><title>recorded</title>\n');
+    if (!links.live(hit)) {
+      return send(res, 410, 'text/plain', `tracking token expired at ${new Date(hit.expires).toISOString()}: not counted (tracking URLs last ${links.ttlText()} from the answer that gave them)\n`);
+    }
+    const outcome = hits.record(hit, Buffer.from(res.getRemoteAddressAsText()).toString(), token) ? 'counted' : 'repeat';
+    if (kind === 'img') return send(res, 200, 'image/gif', PIXEL, outcome);
+    if (kind === 'js') return send(res, 200, 'application/javascript; charset=utf-8', '/* recorded */\n', outcome);
+    send(res, 200, 'text/html; charset=utf-8', '<!doctype html><title>recorded</title>\n', outcome);
   };
 }
 

@@ -89,7 +89,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   });
   const keys = new KeyStore(catalog.root);
   const usage = new Usage(catalog.root);
-  const hits = new Hits(catalog.root);
+  const hits = new Hits(catalog.root, { windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries }, clock);
   const oauth = await openOAuth(catalog.root, config.data, clock);
   const metrics = new Metrics();
   metrics.watchIndex(() => index.stats);
@@ -103,7 +103,11 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   let ready = false;
   let listenSocket: us_listen_socket | false = false;
   let url = config.publicUrl?.replace(/\/$/, '') ?? '';
-  const links = new Links('', loadOrCreateSecret(config.data, 'tracking.key'));
+  const links = new Links('', loadOrCreateSecret(config.data, 'tracking.key'), {
+    ttlSeconds: config.trackingTokenTtl,
+    legacySince: hits.expiringSince(clock()),
+    clock,
+  });
   const feeds = openFeeds(config, { catalog, clock, logger, baseUrl: () => url });
   let openapi = '';
 
