@@ -52,9 +52,10 @@ ${body}</html>`;
 
 export function sharePageRoute(catalog: Catalog) {
   return (res: HttpResponse, req: HttpRequest): void => {
-    const id = Number(req.getParameter(0));
+    // Digits only: Number() would read `0x1`, `1e0` or ` 1` as track 1.
+    const raw = req.getParameter(0);
     const edit = pathAndQuery(req)[0].endsWith('/edit');
-    const t = Number.isInteger(id) ? catalog.getTrack(id) : undefined;
+    const t = /^\d{1,10}$/.test(raw) ? catalog.getTrack(Number(raw)) : undefined;
     if (!t) return send(res, 404, 'text/html; charset=utf-8', page('Not found', '<h1>No such track</h1>'));
     const title = `${t.track_name} — ${t.artist_name}`;
     if (edit) {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import countries from 'i18n-iso-countries';
+import { noHidden } from '../util/hidden.js';
 
 /** The query string as a map; the first of repeated parameters wins, empty values are dropped. */
 export function parseQuery(query: string): Record<string, string> {
@@ -16,11 +17,14 @@ export function parseQuery(query: string): Record<string, string> {
   return out;
 }
 
+const ID = 'must be a positive integer id';
+/** Digits, with ASCII spaces around them tolerated (`track_id= 1 `); nothing else. */
 export const idParam = z
   .string()
-  .regex(/^\s*\d{1,10}\s*$/, 'must be a positive integer id')
+  .superRefine(noHidden(ID))
+  .regex(/^ *\d{1,10} *$/, ID)
   .transform(Number)
-  .refine((n) => n >= 1 && n <= 0xffff_fffe, 'must be a positive integer id');
+  .refine((n) => n >= 1 && n <= 0xffff_fffe, ID);
 
 export const boolParam = z
   .string()
@@ -35,7 +39,8 @@ export const sortParam = z
 export const intParam = (min: number, max: number) =>
   z
     .string()
-    .regex(/^\s*-?\d{1,9}\s*$/, `must be an integer from ${min} to ${max}`)
+    .superRefine(noHidden(`must be an integer from ${min} to ${max}`))
+    .regex(/^ *-?\d{1,9} *$/, `must be an integer from ${min} to ${max}`)
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be an integer from ${min} to ${max}`);
 
@@ -44,7 +49,7 @@ export const isrcParam = z
   .regex(/^[A-Za-z0-9-]{1,24}$/, 'must be an ISRC such as USUM71703861')
   .transform((s) => s.replace(/-/g, '').toUpperCase());
 
-export const codeParam = z.string().max(64, 'is too long');
+export const codeParam = z.string().superRefine(noHidden('must be an id as the service gives it')).max(64, 'is too long');
 
 /** ISO 3166-1 alpha-2, any case; XW is the worldwide code. */
 export const countryParam = z

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseIsrc, parseIswc } from './codes.js';
 import { collectionIssue, MAX_SHARE, ownershipIssue } from './shares.js';
 import { isTerritory, normalizeTerritory } from './territories.js';
+import { hiddenCharacter, noHidden } from '../util/hidden.js';
 
 /** The identifier's limit: a publisher's own work code (CWR allows 14; catalogue systems use more). */
 export const MAX_IDENTIFIER = 40;
@@ -18,7 +19,13 @@ export const WRITER_ROLES = ['CA', 'C', 'A', 'AR', 'AD', 'TR', 'SA', 'SR', 'PA']
 /** CWR publisher type codes (E original publisher, AM administrator, SE sub-publisher, …). */
 export const PUBLISHER_ROLES = ['E', 'AM', 'SE', 'PA', 'ES', 'AQ'] as const;
 
-const text = (max: number) => z.string('must be a string').trim().max(max, `must be at most ${max} characters`);
+/** Control characters (NUL, line breaks, …) have no place in a work's text: CWR fields are plain text. */
+const CONTROL = /\p{Cc}/u;
+const noControl = (value: string, ctx: z.RefinementCtx) => {
+  if (!CONTROL.test(value)) return;
+  ctx.addIssue({ code: 'custom', message: `must not hold control characters: it holds ${hiddenCharacter(value)}`, input: value, abort: true });
+};
+const text = (max: number) => z.string('must be a string').trim().superRefine(noControl).max(max, `must be at most ${max} characters`);
 const required = (max: number) => text(max).min(1, 'must not be empty');
 const list = <T extends z.ZodType>(item: T) => z.array(item, 'must be an array').max(MAX_LIST, `must hold at most ${MAX_LIST} entries`);
 
@@ -26,10 +33,20 @@ const SHARE = `must be an integer from 0 to ${MAX_SHARE} (hundredths of a percen
 const share = z.int(SHARE).min(0, SHARE).max(MAX_SHARE, SHARE).default(0);
 
 const DATE = 'must be a date as YYYY-MM-DD';
+/**
+ * Years from 1000: 0000 is CWR's "no date" (00000000) and ISO 8601's 1 BC, and years below 1000 are
+ * placeholders or typos, never a rights period or a transmission.
+ */
+export const MIN_YEAR = 1000;
 const date = z
   .string(DATE)
   .regex(/^\d{4}-\d{2}-\d{2}$/, DATE)
-  .refine(isDate, DATE);
+  .refine(isDate, DATE)
+  .superRefine((s, ctx) => {
+    if (Number(s.slice(0, 4)) < MIN_YEAR) {
+      ctx.addIssue({ code: 'custom', message: `must be a date from the year ${MIN_YEAR} on, not ${s.slice(0, 4)} (leave the field out when there is no date)`, input: s });
+    }
+  });
 
 /** A real calendar day (2021-02-30 is not); never throws on malformed input (zod runs every check). */
 function isDate(s: string): boolean {
@@ -99,7 +116,7 @@ const performer = z.union([required(200), z.object({ name: required(200) })], 'm
 export const workInput = z
   .object(
     {
-      identifier: required(MAX_IDENTIFIER).describe("the submitter's own identifier of the work; with the submitter it names the work"),
+      identifier: required(MAX_IDENTIFIER).superRefine(noHidden('must be printable text')).describe("the submitter's own identifier of the work; with the submitter it names the work"),
       title: required(500),
       alternate_titles: list(title).default([]),
       iswc: code(parseIswc, 'an ISWC').optional().default('').describe('T-123.456.789-C or T1234567890, check digit verified'),
