@@ -5,7 +5,8 @@
  * listening and writes pending counters.
  */
 import type { Logger } from 'pino';
-import { uws, uwsIsNative, type HttpResponse, type us_listen_socket } from './uws.js';
+import { uws, uwsIsNative, type HttpResponse, type TemplatedApp, type us_listen_socket } from './uws.js';
+import { createServer as createNetServer } from 'node:net';
 import type { ServeConfig } from '../config.js';
 import type { ApiMethod } from '../api/method.js';
 import { availableParallelism } from 'node:os';
@@ -68,6 +69,28 @@ function json(res: HttpResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
+/** LIBUS_LISTEN_EXCLUSIVE_PORT: the native module exports it, its typings and the JS fallback do not. */
+const EXCLUSIVE_PORT: number = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
+
+/** uWS's listen(host, port, options, cb): the typings only know the (port, options, cb) form. */
+function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
+  (app.listen as unknown as (h: string, p: number, o: number, c: typeof cb) => void)(host, port, EXCLUSIVE_PORT, cb);
+}
+
+/** Why uWS could not listen (it only says that it could not): node:net tries the same address and names the error. */
+function listenFailure(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const probe = createNetServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EADDRINUSE') resolve(`port ${port} is already in use (another refrain serve, or another program, listens there); stop it or choose another --port`);
+      else if (e.code === 'EACCES') resolve(`no permission to use port ${port} (ports below 1024 need privileges); choose another --port`);
+      else if (e.code === 'EADDRNOTAVAIL') resolve(`${host} is not an address of this machine; choose another --host`);
+      else resolve(`${e.code ?? 'error'}: ${e.message}`);
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve('in use, or no permission')));
+  });
+}
+
 export async function startServer(config: ServeConfig, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   if (!uwsIsNative && !config.allowUwsFallback) {
@@ -109,8 +132,10 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
 
   const app = uws.App();
   const port = await new Promise<number>((resolve, reject) => {
-    app.listen(config.host, config.port, (socket) => {
-      if (!socket) return reject(new StartupError(`cannot listen on ${config.host}:${config.port} (in use, or no permission)`));
+    // Exclusive: uWS would otherwise set SO_REUSEPORT, and a second server on the same port would
+    // start and silently take half the connections.
+    listenExclusive(app, config.host, config.port, (socket) => {
+      if (!socket) return void listenFailure(config.host, config.port).then((why) => reject(new StartupError(`cannot listen on ${config.host}:${config.port}: ${why}`)));
       listenSocket = socket;
       resolve(uws.us_socket_local_port(socket));
     });
