@@ -9,7 +9,7 @@ import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/store.js';
 import { RefrainError } from '../errors.js';
-import { buildIndex, isCurrent } from './build.js';
+import { buildIndex, isCurrent, removeStaleGenerations } from './build.js';
 import { oneShotWorker, siblingModule } from '../util/one-shot-worker.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from './layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
@@ -88,6 +88,8 @@ export class IndexService extends EventEmitter {
   static async start(options: IndexServiceOptions): Promise<IndexService> {
     const service = new IndexService(options);
     try {
+      const removed = removeStaleGenerations(options.dataDir);
+      if (removed.length) options.logger.info({ removed }, 'removed unfinished index generations of builds that did not finish');
       if (!currentGeneration(options.dataDir)) {
         options.logger.info('no index yet: building it before listening');
         const report = await buildIndex(options.dataDir);
