@@ -50,9 +50,26 @@ function demoKey(dataDir: string): string | undefined {
 /** Text safe inside a single-quoted shell word. */
 const shellQuoted = (text: string): string => text.replace(/'/g, "'\\''");
 
-export async function runServe(config: ServeConfig): Promise<number> {
+/**
+ * The demo's key is unlimited, so `--demo` listens on the loopback address only, unless the
+ * operator chose an address (`--host` or HOST) (issue 11 #14).
+ */
+export const DEMO_HOST = '127.0.0.1';
+
+/** Where the server listens, in words for the startup output. */
+function listeningOn(host: string, port: number, demo: boolean): string {
+  if (host === DEMO_HOST || host === 'localhost' || host === '::1')
+    return `Listening on ${host}:${port} only: other machines cannot connect${demo ? ' (pass --host 0.0.0.0 to allow them)' : ''}.`;
+  const every = host === '0.0.0.0' || host === '::';
+  return `Listening on ${host}:${port}${every ? ' (every interface)' : ''}` +
+    (demo ? ': the demo key is unlimited, anyone who can reach this address can use it.' : '.');
+}
+
+export async function runServe(given: ServeConfig, explicit: ReadonlySet<string> = new Set()): Promise<number> {
+  const config = given.demo && !explicit.has('host') ? { ...given, host: DEMO_HOST } : given;
   if (config.demo) await prepareDemo(config);
   const server = await startServer(config);
+  process.stderr.write(`${listeningOn(config.host, server.port, config.demo)}\n`);
   const key = demoKey(config.data);
   const first = server.catalog.trackIds()[Symbol.iterator]().next();
   if (key && !first.done) {
