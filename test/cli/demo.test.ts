@@ -45,3 +45,38 @@ t.test('serve without --demo keeps listening on every interface by default', asy
   t.equal((await serve.exited)[0], 0);
   t.equal(runCli(['keys', 'list', '--data', data]).out.trim(), 'no keys', 'and makes no key');
 });
+
+t.test('a revoked or lost demo key is replaced by a new one, which is printed', async (t) => {
+  const data = tempDir(t);
+  const keyOf = (err: string) => /track\.lyrics\.get\?track_id=\d+&apikey=([0-9a-f]+)'/.exec(err)?.[1];
+  const first = startCli(t, [...DEMO, '--data', data], ENV);
+  await first.waitForErr(/API description: /);
+  first.child.kill('SIGTERM');
+  await first.exited;
+  const oldKey = keyOf(first.err());
+  t.ok(oldKey, 'the first start prints a key');
+
+  const [demoKey] = JSON.parse(runCli(['keys', 'list', '--json', '--data', data]).out).keys as { key_id: string }[];
+  t.equal(runCli(['keys', 'revoke', demoKey.key_id, '--data', data]).code, 0);
+
+  const second = startCli(t, [...DEMO, '--data', data], ENV);
+  const [, port] = await second.waitForErr(/Listening on 127\.0\.0\.1:(\d+)/);
+  await second.waitForErr(/API description: /);
+  t.match(second.err(), /the saved demo key is revoked or unknown to this data directory: making a new one/);
+  const newKey = keyOf(second.err());
+  t.ok(newKey);
+  t.not(newKey, oldKey, 'a new key is printed');
+  const ask = (key: string) => fetch(`http://127.0.0.1:${port}/ws/1.1/chart.tracks.get?page_size=1&apikey=${key}`);
+  t.equal((await ask(newKey!)).status, 200, 'the printed key works');
+  t.equal((await ask(oldKey!)).status, 401, 'the revoked one does not');
+  second.child.kill('SIGTERM');
+  await second.exited;
+
+  // Without --demo, a dead saved key is not printed (and no key is made).
+  t.equal(runCli(['keys', 'revoke', (JSON.parse(runCli(['keys', 'list', '--json', '--data', data]).out).keys as { key_id: string; revoked: string | null }[]).find((k) => !k.revoked)!.key_id, '--data', data]).code, 0);
+  const plain = startCli(t, ['serve', '--data', data, '--port', '0', '--no-feeds'], ENV);
+  await plain.waitForErr(/Listening on /);
+  plain.child.kill('SIGTERM');
+  await plain.exited;
+  t.notMatch(plain.err(), /apikey=/, 'no dead key is shown');
+});
