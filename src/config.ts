@@ -49,7 +49,10 @@ export const OPTIONS = {
     env: 'REFRAIN_DATA',
   }),
   port: opt(int(0, 65535).default(8080), { description: 'TCP port to listen on (0 picks a free one)', env: 'PORT' }),
-  host: opt(z.string().min(1).default('0.0.0.0'), { description: 'address to listen on', env: 'HOST' }),
+  host: opt(z.string().min(1).default('0.0.0.0'), {
+    description: 'address to listen on; serve --demo without --host (or HOST) listens on 127.0.0.1 only',
+    env: 'HOST',
+  }),
   publicUrl: opt(z.url().optional(), {
     description: 'base URL clients reach this server at (tracking and share URLs); default http://localhost:PORT',
     env: 'REFRAIN_PUBLIC_URL',
@@ -305,7 +308,7 @@ export function parseCommand<C extends CommandName>(
   command: C,
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): { config: CommandConfig<C>; positionals: string[] } {
+): { config: CommandConfig<C>; positionals: string[]; explicit: ReadonlySet<string> } {
   const { schema } = COMMANDS[command];
   const shape = schema.shape as Record<string, z.ZodType>;
   const raw: Record<string, unknown> = {};
@@ -342,7 +345,8 @@ export function parseCommand<C extends CommandName>(
     const where = key ? `--${kebab(key)}${envName ? ` (or ${envName})` : ''}` : 'options';
     throw new UsageError(`${where}: ${issue.message}`);
   }
-  return { config: parsed.data as CommandConfig<C>, positionals };
+  // `explicit`: the options the operator set (flag or environment), as opposed to defaults.
+  return { config: parsed.data as CommandConfig<C>, positionals, explicit: new Set(Object.keys(raw)) };
 }
 
 const isBoolWord = (s: string): boolean => /^(true|false|1|0|yes|no)$/i.test(s);
