@@ -130,6 +130,14 @@ export const OPTIONS = {
     description: 'lifetime of OAuth access tokens in seconds (expires_in)',
     env: 'REFRAIN_ACCESS_TOKEN_TTL',
   }),
+  oauthSigninTtl: opt(duration(60, 86_400).default(3600), {
+    description: 'how long an OAuth sign-in may take, from the authorization request to consent, in seconds or with s/m/h/d (1h)',
+    env: 'REFRAIN_OAUTH_SIGNIN_TTL',
+  }),
+  oauthSessionsPerAddress: opt(int(1, 100_000).default(20), {
+    description: "logged-in OAuth sessions kept per client address; a login beyond it ends the address's oldest",
+    env: 'REFRAIN_OAUTH_SESSIONS_PER_ADDRESS',
+  }),
   strict: opt(bool.default(false), { description: 'abort on the first bad line, with nothing applied' }),
   batch: opt(int(1, 100_000).default(2000), { description: 'records written per LMDB transaction' }),
   progress: opt(bool.optional(), { description: 'show a progress bar (default: when stderr is a terminal)' }),
@@ -220,6 +228,7 @@ export const COMMANDS = {
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
       'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
+      'oauthSigninTtl', 'oauthSessionsPerAddress',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
     ),
   },

@@ -48,7 +48,7 @@ export interface RunningServer {
   usage: Usage;
   hits: Hits;
   /** The OAuth authorization server's stores and token service (tests create clients and users here). */
-  oauth: Omit<OAuthStores, 'sessions'> & { tokens: TokenService };
+  oauth: Omit<OAuthStores, 'signin'> & { tokens: TokenService };
   /** Re-read keys now instead of within the next second (after a revoke, say). */
   refreshKeys(): void;
   /** Drop cached answers now if the catalog changed, instead of within the next poll. */
@@ -113,7 +113,10 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const keys = new KeyStore(catalog.root);
   const usage = new Usage(catalog.root);
   const hits = new Hits(catalog.root);
-  const oauth = await openOAuth(catalog.root, config.data, clock);
+  const oauth = await openOAuth(catalog.root, config.data, clock, {
+    signinTtlMs: config.oauthSigninTtl * 1000,
+    sessionsPerAddress: config.oauthSessionsPerAddress,
+  });
   const metrics = new Metrics();
   metrics.watchIndex(() => index.stats);
   const methods = new Map(METHODS);
@@ -210,7 +213,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
 
   return {
     port, url, catalog, index, keys, usage, hits, feeds,
-    oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, tokens },
+    oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, sessions: oauth.sessions, tokens },
     refreshKeys: () => guard.checkVersion(),
     refreshCatalog: () => cache.checkVersion(),
     async close() {
@@ -225,6 +228,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = false;
       await flush();
+      await oauth.sessions.close();
       await catalog.close();
     },
   };
