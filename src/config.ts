@@ -107,6 +107,14 @@ export const OPTIONS = {
     description: 'Access-Control-Allow-Origin sent to browsers on /ws/1.1/',
     env: 'REFRAIN_CORS_ORIGIN',
   }),
+  unknownKeyCache: opt(int(0, 10_000_000).default(50_000), {
+    description: 'well-formed but unknown API keys remembered so repeats skip the key store, at most (0: none)',
+    env: 'REFRAIN_UNKNOWN_KEY_CACHE',
+  }),
+  unknownKeyCacheBytes: opt(int(0, 1024 * 1024 * 1024).default(8 * 1024 * 1024), {
+    description: 'memory the unknown-key cache may hold, in bytes (estimated: key length + 96 per key); oldest dropped first',
+    env: 'REFRAIN_UNKNOWN_KEY_CACHE_BYTES',
+  }),
   logLevel: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'), {
     description: 'log level of the JSON logs on stdout',
     env: 'LOG_LEVEL',
@@ -230,6 +238,7 @@ export const COMMANDS = {
       'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
       'oauthSigninTtl', 'oauthSessionsPerAddress',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
+      'unknownKeyCache', 'unknownKeyCacheBytes',
     ),
   },
   import: {

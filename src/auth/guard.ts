@@ -7,8 +7,7 @@
  * client and user state in LMDB — is read on every request, so revocation takes effect at once.
  */
 import { RefrainError } from '../errors.js';
-import type { KeyRecord } from './keys.js';
-import type { KeyStore } from './keys.js';
+import { isKeyShaped, KEY_SHAPE_HINT, type KeyRecord, type KeyStore } from './keys.js';
 import type { ClientStore } from '../oauth/clients.js';
 import type { AccessClaims, TokenService } from '../oauth/tokens.js';
 import type { ApiScope } from '../oauth/scopes.js';
@@ -32,13 +31,71 @@ export interface BearerAuth {
   clients: ClientStore;
 }
 
-/** Unknown keys are cached too (so a flood of bad keys stays cheap), up to this many entries. */
+/** Known keys and parsed scope strings cached at most (both are bounded by what the operator made). */
 const MAX_CACHED = 50_000;
+/**
+ * What one unknown key costs in the negative cache beyond its characters: V8's string header and
+ * the Set entry. Measured on Node 20: 73 bytes per 32-character key, characters included; 96 on
+ * top of the characters leaves room for the hash table's growth.
+ */
+export const UNKNOWN_ENTRY_OVERHEAD = 96;
+
+/** Bounds of the cache of unknown keys (`--unknown-key-cache`, `--unknown-key-cache-bytes`). */
+export interface GuardLimits {
+  unknownKeyEntries: number;
+  unknownKeyBytes: number;
+}
+
+export const DEFAULT_GUARD_LIMITS: GuardLimits = { unknownKeyEntries: 50_000, unknownKeyBytes: 8 * 1024 * 1024 };
+
+/**
+ * Well-shaped keys that are not (or no longer) in the store, so a flood of them stays cheap: bounded
+ * in entries and in estimated bytes, the oldest dropped first (a Set iterates in insertion order).
+ */
+export class UnknownKeys {
+  private readonly keys = new Set<string>();
+  private used = 0;
+
+  constructor(private readonly limits: GuardLimits) {}
+
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+
+  add(key: string): void {
+    if (this.keys.has(key) || this.limits.unknownKeyEntries === 0) return;
+    const cost = key.length + UNKNOWN_ENTRY_OVERHEAD;
+    if (cost > this.limits.unknownKeyBytes) return;
+    this.keys.add(key);
+    this.used += cost;
+    for (const old of this.keys) {
+      if (this.keys.size <= this.limits.unknownKeyEntries && this.used <= this.limits.unknownKeyBytes) break;
+      this.keys.delete(old);
+      this.used -= old.length + UNKNOWN_ENTRY_OVERHEAD;
+    }
+  }
+
+  clear(): void {
+    this.keys.clear();
+    this.used = 0;
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  /** Estimated bytes held: characters plus UNKNOWN_ENTRY_OVERHEAD per key. */
+  get bytes(): number {
+    return this.used;
+  }
+}
 const BEARER = /^bearer +(\S+) *$/i;
 const REALM = 'Bearer realm="refrain"';
 
 export class Guard {
-  private cache = new Map<string, KeyRecord | null>();
+  private known = new Map<string, KeyRecord>();
+  /** Unknown and revoked keys; exposed for tests and metrics. */
+  readonly unknown: UnknownKeys;
   private readonly watch: VersionWatch;
   /** Parsed scope strings, shared by every principal with the same scope. */
   private readonly scopeSets = new Map<string, ReadonlySet<string>>();
@@ -47,12 +104,18 @@ export class Guard {
     private readonly keys: KeyStore,
     refresh: () => void,
     private readonly bearer?: BearerAuth,
+    limits: GuardLimits = DEFAULT_GUARD_LIMITS,
   ) {
+    this.unknown = new UnknownKeys(limits);
     const read = () => {
       refresh();
       return keys.version();
     };
-    this.watch = watchVersion(read, () => (this.cache = new Map()), 1000);
+    const drop = () => {
+      this.known = new Map();
+      this.unknown.clear();
+    };
+    this.watch = watchVersion(read, drop, 1000);
   }
 
   /** Drop cached keys if any key changed since the last look. */
@@ -72,13 +135,19 @@ export class Guard {
     if (!apikey) {
       throw new RefrainError(401, 'missing apikey parameter (or an Authorization: Bearer token)', this.bearer ? { 'WWW-Authenticate': REALM } : undefined);
     }
-    let record = this.cache.get(apikey);
-    if (record === undefined) {
-      record = apikey.length <= 128 ? (this.keys.lookup(apikey) ?? null) : null;
-      if (this.cache.size >= MAX_CACHED) this.cache = new Map();
-      this.cache.set(apikey, record);
+    // A string that no key can be is refused before it is hashed, read or cached: a flood of long
+    // or odd keys costs nothing but the request.
+    if (!isKeyShaped(apikey)) throw new RefrainError(401, KEY_SHAPE_HINT);
+    const cached = this.known.get(apikey);
+    if (cached) return cached;
+    if (this.unknown.has(apikey)) throw invalidKey();
+    const record = this.keys.lookup(apikey);
+    if (!record) {
+      this.unknown.add(apikey);
+      throw invalidKey();
     }
-    if (!record) throw new RefrainError(401, 'invalid or revoked apikey');
+    if (this.known.size >= MAX_CACHED) this.known = new Map();
+    this.known.set(apikey, record);
     return record;
   }
 
@@ -133,6 +202,8 @@ export function requireScope(principal: Principal, scope: ApiScope): void {
     'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
   });
 }
+
+const invalidKey = () => new RefrainError(401, 'invalid or revoked apikey');
 
 function invalidToken(description: string): RefrainError {
   return new RefrainError(401, description, { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${description}"` });

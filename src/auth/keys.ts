@@ -36,6 +36,15 @@ export interface NewKey {
   label?: string;
 }
 
+/** Random bytes in a key: its plaintext is their hex, 32 characters 0-9 and a-f. */
+const KEY_BYTES = 16;
+/** The only shape a key can have (create() makes no other): anything else is refused unread. */
+export const KEY_PATTERN = /^[0-9a-f]{32}$/;
+export const KEY_SHAPE_HINT = `malformed apikey: a key is ${KEY_BYTES * 2} characters 0-9 and a-f, as \`refrain keys create\` prints it`;
+
+/** Whether a string can be a key at all (length and alphabet): checked before any lookup or cache. */
+export const isKeyShaped = (key: string): boolean => key.length === KEY_BYTES * 2 && KEY_PATTERN.test(key);
+
 /** SHA-256 of a key in hex: the database key under which its record is stored. */
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
@@ -52,7 +61,7 @@ export class KeyStore {
 
   /** Create a key; the plaintext is returned once and never stored. */
   create(spec: NewKey): { key: string; record: KeyRecord } {
-    const key = randomBytes(16).toString('hex');
+    const key = randomBytes(KEY_BYTES).toString('hex');
     const record: KeyRecord = {
       key_id: `k_${randomBytes(6).toString('hex')}`,
       plan: spec.plan,
@@ -90,6 +99,7 @@ export class KeyStore {
 
   /** The live record of a plaintext key, or undefined for an unknown or revoked key. */
   lookup(key: string): KeyRecord | undefined {
+    if (!isKeyShaped(key)) return undefined;
     const record = this.db.get(hashKey(key));
     return record && !record.revoked ? record : undefined;
   }

@@ -163,7 +163,10 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     accessLog: config.accessLog,
     clock,
   });
-  const guard = new Guard(keys, () => catalog.refresh(), { tokens, clients: oauth.clients });
+  const guard = new Guard(keys, () => catalog.refresh(), { tokens, clients: oauth.clients }, {
+    unknownKeyEntries: config.unknownKeyCache,
+    unknownKeyBytes: config.unknownKeyCacheBytes,
+  });
   app.any(
     '/ws/1.1/*',
     apiRoute({
