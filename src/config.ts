@@ -97,6 +97,12 @@ export const OPTIONS = {
     description: 'milliseconds an index query may take, queueing included (503 after it)',
     env: 'REFRAIN_INDEX_DEADLINE_MS',
   }),
+  indexQueueCost: opt(int(1000, 1_000_000_000).default(4_000_000), {
+    description:
+      'estimated cost of the index queries waiting at most, in characters of text (a fingerprint counts its text, a search 1,000); ' +
+      'more is answered 503 at once, as is a query whose estimated wait would pass --index-deadline-ms',
+    env: 'REFRAIN_INDEX_QUEUE_COST',
+  }),
   maxFingerprintChars: opt(int(100, 10_000_000).default(20_000), {
     description: 'longest text track.lyrics.fingerprint.post screens, in characters (400 above it)',
     env: 'REFRAIN_MAX_FINGERPRINT_CHARS',
@@ -235,7 +241,7 @@ export const COMMANDS = {
     schema: pick(
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
-      'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
+      'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
       'oauthSigninTtl', 'oauthSessionsPerAddress',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
       'unknownKeyCache', 'unknownKeyCacheBytes',

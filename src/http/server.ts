@@ -108,6 +108,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     logger,
     threads: config.indexThreads || availableParallelism(),
     queue: config.indexQueue,
+    queueCost: config.indexQueueCost,
     deadlineMs: config.indexDeadlineMs,
   });
   const keys = new KeyStore(catalog.root);
