@@ -49,7 +49,10 @@ export const OPTIONS = {
     env: 'REFRAIN_DATA',
   }),
   port: opt(int(0, 65535).default(8080), { description: 'TCP port to listen on (0 picks a free one)', env: 'PORT' }),
-  host: opt(z.string().min(1).default('0.0.0.0'), { description: 'address to listen on', env: 'HOST' }),
+  host: opt(z.string().min(1).default('0.0.0.0'), {
+    description: 'address to listen on; serve --demo without --host (or HOST) listens on 127.0.0.1 only',
+    env: 'HOST',
+  }),
   publicUrl: opt(z.url().optional(), {
     description: 'base URL clients reach this server at (tracking and share URLs); default http://localhost:PORT',
     env: 'REFRAIN_PUBLIC_URL',
@@ -93,6 +96,12 @@ export const OPTIONS = {
   indexDeadlineMs: opt(int(10, 600_000).default(2000), {
     description: 'milliseconds an index query may take, queueing included (503 after it)',
     env: 'REFRAIN_INDEX_DEADLINE_MS',
+  }),
+  indexQueueCost: opt(int(1000, 1_000_000_000).default(4_000_000), {
+    description:
+      'estimated cost of the index queries waiting at most, in characters of text (a fingerprint counts its text, a search 1,000); ' +
+      'more is answered 503 at once, as is a query whose estimated wait would pass --index-deadline-ms',
+    env: 'REFRAIN_INDEX_QUEUE_COST',
   }),
   maxFingerprintChars: opt(int(100, 10_000_000).default(20_000), {
     description: 'longest text track.lyrics.fingerprint.post screens, in characters (400 above it)',
@@ -146,6 +155,14 @@ export const OPTIONS = {
   accessTokenTtl: opt(int(60, 86_400).default(3600), {
     description: 'lifetime of OAuth access tokens in seconds (expires_in)',
     env: 'REFRAIN_ACCESS_TOKEN_TTL',
+  }),
+  oauthSigninTtl: opt(duration(60, 86_400).default(3600), {
+    description: 'how long an OAuth sign-in may take, from the authorization request to consent, in seconds or with s/m/h/d (1h)',
+    env: 'REFRAIN_OAUTH_SIGNIN_TTL',
+  }),
+  oauthSessionsPerAddress: opt(int(1, 100_000).default(20), {
+    description: "logged-in OAuth sessions kept per client address; a login beyond it ends the address's oldest",
+    env: 'REFRAIN_OAUTH_SESSIONS_PER_ADDRESS',
   }),
   strict: opt(bool.default(false), { description: 'abort on the first bad line, with nothing applied' }),
   batch: opt(int(1, 100_000).default(2000), { description: 'records written per LMDB transaction' }),
@@ -236,7 +253,8 @@ export const COMMANDS = {
     schema: pick(
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
-      'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
+      'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
+      'oauthSigninTtl', 'oauthSessionsPerAddress',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
       'unknownKeyCache', 'unknownKeyCacheBytes', 'trackingTokenTtl', 'trackingReplayWindow', 'trackingDedupeEntries',
     ),
@@ -326,7 +344,7 @@ export function parseCommand<C extends CommandName>(
   command: C,
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): { config: CommandConfig<C>; positionals: string[] } {
+): { config: CommandConfig<C>; positionals: string[]; explicit: ReadonlySet<string> } {
   const { schema } = COMMANDS[command];
   const shape = schema.shape as Record<string, z.ZodType>;
   const raw: Record<string, unknown> = {};
@@ -363,7 +381,8 @@ export function parseCommand<C extends CommandName>(
     const where = key ? `--${kebab(key)}${envName ? ` (or ${envName})` : ''}` : 'options';
     throw new UsageError(`${where}: ${issue.message}`);
   }
-  return { config: parsed.data as CommandConfig<C>, positionals };
+  // `explicit`: the options the operator set (flag or environment), as opposed to defaults.
+  return { config: parsed.data as CommandConfig<C>, positionals, explicit: new Set(Object.keys(raw)) };
 }
 
 const isBoolWord = (s: string): boolean => /^(true|false|1|0|yes|no)$/i.test(s);

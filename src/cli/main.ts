@@ -40,8 +40,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     switch (command.name) {
-      case 'serve':
-        return await runServe(parseCommand('serve', command.rest).config);
+      case 'serve': {
+        const { config, explicit } = parseCommand('serve', command.rest);
+        return await runServe(config, explicit);
+      }
       case 'import': {
         const { config, positionals } = parseCommand('import', command.rest);
         return await runImport(config, positionals);

@@ -16,22 +16,31 @@ import { progressBar } from './progress.js';
 const DEMO_SEED = 20261122;
 const DEMO_KEY_FILE = 'demo-key.txt';
 
-/** Generate and import the demo catalog and create the demo key, if the catalog is empty. */
+/**
+ * Generate and import the demo catalog if the catalog is empty, and make sure the saved demo key
+ * works: a revoked or unknown one (the operator ran `keys revoke`, or the data directory was
+ * rebuilt) is replaced, so the key printed at start is never a dead one (issue 11 #15).
+ */
 export async function prepareDemo(config: ServeConfig): Promise<void> {
   mkdirSync(config.data, { recursive: true });
   const catalog = Catalog.open(config.data);
   try {
-    if (catalog.trackCount() > 0) return;
-    const file = path.join(config.data, 'demo-catalog.jsonl.gz');
-    process.stderr.write(`empty catalog: generating a demo catalog of ${config.demoTracks} tracks (seed ${DEMO_SEED})…\n`);
-    const generating = progressBar('generating');
-    await writeCatalog({ tracks: config.demoTracks, seed: DEMO_SEED }, file, (n) => generating.update(n, n / config.demoTracks));
-    generating.finish();
-    const importing = progressBar('importing');
-    const report = await importFiles(catalog, [file], { onProgress: (read, total, n) => importing.update(n, read / total) });
-    importing.finish();
-    process.stderr.write(`${importSummary(report)}\n`);
-    const { key } = new KeyStore(catalog.root).create({ plan: 'enterprise', label: 'demo key made by npm start' });
+    if (catalog.trackCount() === 0) {
+      const file = path.join(config.data, 'demo-catalog.jsonl.gz');
+      process.stderr.write(`empty catalog: generating a demo catalog of ${config.demoTracks} tracks (seed ${DEMO_SEED})…\n`);
+      const generating = progressBar('generating');
+      await writeCatalog({ tracks: config.demoTracks, seed: DEMO_SEED }, file, (n) => generating.update(n, n / config.demoTracks));
+      generating.finish();
+      const importing = progressBar('importing');
+      const report = await importFiles(catalog, [file], { onProgress: (read, total, n) => importing.update(n, read / total) });
+      importing.finish();
+      process.stderr.write(`${importSummary(report)}\n`);
+    }
+    const keys = new KeyStore(catalog.root);
+    const saved = savedDemoKey(config.data);
+    if (saved && keys.lookup(saved)) return;
+    if (saved) process.stderr.write('the saved demo key is revoked or unknown to this data directory: making a new one\n');
+    const { key } = keys.create({ plan: 'enterprise', label: 'demo key made by npm start' });
     // The demo key is written down (mode 0600) so later starts can print a working example too.
     writeFileSync(path.join(config.data, DEMO_KEY_FILE), `${key}\n`, { mode: 0o600 });
   } finally {
@@ -39,9 +48,9 @@ export async function prepareDemo(config: ServeConfig): Promise<void> {
   }
 }
 
-function demoKey(dataDir: string): string | undefined {
+function savedDemoKey(dataDir: string): string | undefined {
   try {
-    return readFileSync(path.join(dataDir, DEMO_KEY_FILE), 'utf8').trim();
+    return readFileSync(path.join(dataDir, DEMO_KEY_FILE), 'utf8').trim() || undefined;
   } catch {
     return undefined;
   }
@@ -50,10 +59,29 @@ function demoKey(dataDir: string): string | undefined {
 /** Text safe inside a single-quoted shell word. */
 const shellQuoted = (text: string): string => text.replace(/'/g, "'\\''");
 
-export async function runServe(config: ServeConfig): Promise<number> {
+/**
+ * The demo's key is unlimited, so `--demo` listens on the loopback address only, unless the
+ * operator chose an address (`--host` or HOST) (issue 11 #14).
+ */
+export const DEMO_HOST = '127.0.0.1';
+
+/** Where the server listens, in words for the startup output. */
+function listeningOn(host: string, port: number, demo: boolean): string {
+  if (host === DEMO_HOST || host === 'localhost' || host === '::1')
+    return `Listening on ${host}:${port} only: other machines cannot connect${demo ? ' (pass --host 0.0.0.0 to allow them)' : ''}.`;
+  const every = host === '0.0.0.0' || host === '::';
+  return `Listening on ${host}:${port}${every ? ' (every interface)' : ''}` +
+    (demo ? ': the demo key is unlimited, anyone who can reach this address can use it.' : '.');
+}
+
+export async function runServe(given: ServeConfig, explicit: ReadonlySet<string> = new Set()): Promise<number> {
+  const config = given.demo && !explicit.has('host') ? { ...given, host: DEMO_HOST } : given;
   if (config.demo) await prepareDemo(config);
   const server = await startServer(config);
-  const key = demoKey(config.data);
+  process.stderr.write(`${listeningOn(config.host, server.port, config.demo)}\n`);
+  // Without --demo a saved demo key is shown only while it still works.
+  const saved = savedDemoKey(config.data);
+  const key = saved && server.keys.lookup(saved) ? saved : undefined;
   const first = server.catalog.trackIds()[Symbol.iterator]().next();
   if (key && !first.done) {
     const track = server.catalog.getTrack(first.value);

@@ -5,7 +5,8 @@
  * listening and writes pending counters.
  */
 import type { Logger } from 'pino';
-import { uws, uwsIsNative, type HttpResponse, type us_listen_socket } from './uws.js';
+import { uws, uwsIsNative, type HttpResponse, type TemplatedApp, type us_listen_socket } from './uws.js';
+import { createServer as createNetServer } from 'node:net';
 import type { ServeConfig } from '../config.js';
 import type { ApiMethod } from '../api/method.js';
 import { availableParallelism } from 'node:os';
@@ -47,7 +48,7 @@ export interface RunningServer {
   usage: Usage;
   hits: Hits;
   /** The OAuth authorization server's stores and token service (tests create clients and users here). */
-  oauth: Omit<OAuthStores, 'sessions'> & { tokens: TokenService };
+  oauth: Omit<OAuthStores, 'signin'> & { tokens: TokenService };
   /** Re-read keys now instead of within the next second (after a revoke, say). */
   refreshKeys(): void;
   /** Drop cached answers now if the catalog changed, instead of within the next poll. */
@@ -68,6 +69,28 @@ function json(res: HttpResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
+/** LIBUS_LISTEN_EXCLUSIVE_PORT: the native module exports it, its typings and the JS fallback do not. */
+const EXCLUSIVE_PORT: number = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
+
+/** uWS's listen(host, port, options, cb): the typings only know the (port, options, cb) form. */
+function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
+  (app.listen as unknown as (h: string, p: number, o: number, c: typeof cb) => void)(host, port, EXCLUSIVE_PORT, cb);
+}
+
+/** Why uWS could not listen (it only says that it could not): node:net tries the same address and names the error. */
+function listenFailure(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const probe = createNetServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EADDRINUSE') resolve(`port ${port} is already in use (another refrain serve, or another program, listens there); stop it or choose another --port`);
+      else if (e.code === 'EACCES') resolve(`no permission to use port ${port} (ports below 1024 need privileges); choose another --port`);
+      else if (e.code === 'EADDRNOTAVAIL') resolve(`${host} is not an address of this machine; choose another --host`);
+      else resolve(`${e.code ?? 'error'}: ${e.message}`);
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve('in use, or no permission')));
+  });
+}
+
 export async function startServer(config: ServeConfig, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   if (!uwsIsNative && !config.allowUwsFallback) {
@@ -85,12 +108,16 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     logger,
     threads: config.indexThreads || availableParallelism(),
     queue: config.indexQueue,
+    queueCost: config.indexQueueCost,
     deadlineMs: config.indexDeadlineMs,
   });
   const keys = new KeyStore(catalog.root);
   const usage = new Usage(catalog.root);
   const hits = new Hits(catalog.root, { windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries }, clock);
-  const oauth = await openOAuth(catalog.root, config.data, clock);
+  const oauth = await openOAuth(catalog.root, config.data, clock, {
+    signinTtlMs: config.oauthSigninTtl * 1000,
+    sessionsPerAddress: config.oauthSessionsPerAddress,
+  });
   const metrics = new Metrics();
   metrics.watchIndex(() => index.stats);
   const methods = new Map(METHODS);
@@ -113,8 +140,10 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
 
   const app = uws.App();
   const port = await new Promise<number>((resolve, reject) => {
-    app.listen(config.host, config.port, (socket) => {
-      if (!socket) return reject(new StartupError(`cannot listen on ${config.host}:${config.port} (in use, or no permission)`));
+    // Exclusive: uWS would otherwise set SO_REUSEPORT, and a second server on the same port would
+    // start and silently take half the connections.
+    listenExclusive(app, config.host, config.port, (socket) => {
+      if (!socket) return void listenFailure(config.host, config.port).then((why) => reject(new StartupError(`cannot listen on ${config.host}:${config.port}: ${why}`)));
       listenSocket = socket;
       resolve(uws.us_socket_local_port(socket));
     });
@@ -192,7 +221,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
 
   return {
     port, url, catalog, index, keys, usage, hits, feeds,
-    oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, tokens },
+    oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, sessions: oauth.sessions, tokens },
     refreshKeys: () => guard.checkVersion(),
     refreshCatalog: () => cache.checkVersion(),
     async close() {
@@ -207,6 +236,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       if (listenSocket) uws.us_listen_socket_close(listenSocket);
       listenSocket = false;
       await flush();
+      await oauth.sessions.close();
       await catalog.close();
     },
   };

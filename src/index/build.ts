@@ -4,14 +4,20 @@
  * generation and published (src/index/layout.ts).
  * One builder at a time per data directory, by a lock file; a build is skipped when the current
  * generation already covers the catalog's latest change.
+ *
+ * Unfinished generations (`index/<n>.tmp` of a build that was killed) are removed under that lock,
+ * before each build and at server start (issue 11, item 6). The lock names its holder's pid and is
+ * taken over only from a dead process, so a build running in this process (the server's background
+ * rebuild, on a worker thread) or in another process on the same machine keeps its directory; a
+ * data directory shared by several machines (network filesystem) is not supported.
  */
 import path from 'node:path';
-import { lock } from '../util/lock-file.js';
+import { lock, tryLock } from '../util/lock-file.js';
 import { oneShotWorker, siblingModule } from '../util/one-shot-worker.js';
 import { Catalog, everyId } from '../catalog/store.js';
 import type { FingerprintPart, FingerprintPartJob } from './fingerprint-build.js';
 import { TextBuilder } from './text-build.js';
-import { currentGeneration, indexRoot, INDEX_FORMAT, newGenerationDir, publishGeneration, readManifest, type Manifest } from './layout.js';
+import { currentGeneration, indexRoot, INDEX_FORMAT, newGenerationDir, publishGeneration, readManifest, removeUnfinishedGenerations, type Manifest } from './layout.js';
 
 export interface BuildReport {
   /** False when the current generation was already up to date. */
@@ -38,10 +44,27 @@ export function isCurrent(dataDir: string, catalog: Catalog): boolean {
   return manifest.format === INDEX_FORMAT && manifest.catalogSeq >= catalog.lastChange();
 }
 
+const buildLock = (dataDir: string): string => path.join(indexRoot(dataDir), 'build.lock');
+
+/**
+ * Removes the unfinished generations of builds that died, unless a build is running (here or in
+ * another process: that one removes them before it starts). Returns the names removed.
+ */
+export function removeStaleGenerations(dataDir: string): string[] {
+  const release = tryLock(buildLock(dataDir));
+  if (!release) return [];
+  try {
+    return removeUnfinishedGenerations(dataDir);
+  } finally {
+    release();
+  }
+}
+
 export async function buildIndex(dataDir: string, options: BuildOptions = {}): Promise<BuildReport> {
-  const release = await lock(path.join(indexRoot(dataDir), 'build.lock'));
+  const release = await lock(buildLock(dataDir));
   const catalog = Catalog.open(dataDir);
   try {
+    removeUnfinishedGenerations(dataDir);
     catalog.refresh();
     const existing = currentGeneration(dataDir);
     if (!options.force && existing && isCurrent(dataDir, catalog)) {

@@ -6,10 +6,11 @@
  *   <data>/index/<n>/<segment>.bin   little-endian typed arrays, each segment at most 1 GiB
  *
  * A generation is written under `<n>.tmp` and renamed when complete, then CURRENT is switched, so a
- * reader only ever sees whole generations. Segments are loaded into SharedArrayBuffers: every pool
+ * reader only ever sees whole generations. A build that dies leaves its `<n>.tmp`: the next build,
+ * and the next server start, remove it (removeUnfinishedGenerations). Segments are loaded into SharedArrayBuffers: every pool
  * worker reads the same memory.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -185,8 +186,27 @@ export function publishGeneration(dataDir: string, tmp: string, manifest: Manife
   renameSync(path.join(root, 'CURRENT.tmp'), path.join(root, 'CURRENT'));
   for (const name of readdirSync(root)) {
     const n = Number.parseInt(name, 10);
-    const stale = name.endsWith('.tmp') ? statSync(path.join(root, name)).mtimeMs < Date.now() - 86_400_000 : n < manifest.generation - 1;
-    if (Number.isFinite(n) && stale) rmSync(path.join(root, name), { recursive: true, force: true });
+    // Unfinished generations are removed before each build (removeUnfinishedGenerations).
+    if (!name.endsWith('.tmp') && Number.isFinite(n) && n < manifest.generation - 1) rmSync(path.join(root, name), { recursive: true, force: true });
   }
   return dir;
+}
+
+/**
+ * Removes every unfinished generation (`<n>.tmp`, left by a build that was killed or failed) and a
+ * stray `CURRENT.tmp`; returns the names removed. Only for a caller holding the build lock
+ * (`index/build.lock`, src/index/build.ts): then no build, in this process or another, is writing
+ * one of them.
+ */
+export function removeUnfinishedGenerations(dataDir: string): string[] {
+  const root = indexRoot(dataDir);
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return []; // no index directory yet
+  }
+  const removed = names.filter((name) => /^(\d+|CURRENT)\.tmp$/.test(name));
+  for (const name of removed) rmSync(path.join(root, name), { recursive: true, force: true });
+  return removed;
 }

@@ -1,15 +1,16 @@
 /**
  * The index service of a running server: the current generation loaded into SharedArrayBuffers, a
  * fixed piscina pool of workers that query it (warmed before the server listens), a deadline on
- * every task and a bounded queue (503 when full), and the watch that builds and swaps in a new
- * generation when the catalog changes, without failing or blocking a query (docs/index.md).
+ * every task and a queue bounded by count and estimated cost that refuses what cannot finish in
+ * time (work-queue.ts), and the watch that builds and swaps in a new generation when the catalog
+ * changes, without failing or blocking a query (docs/index.md).
  */
 import { EventEmitter } from 'node:events';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { Catalog } from '../catalog/store.js';
 import { RefrainError } from '../errors.js';
-import { buildIndex, isCurrent } from './build.js';
+import { buildIndex, isCurrent, removeStaleGenerations } from './build.js';
 import { oneShotWorker, siblingModule } from '../util/one-shot-worker.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from './layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
@@ -17,6 +18,7 @@ import type { FingerprintHit } from './fingerprint.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from './text-search.js';
 import { TextIndex } from './text-index.js';
 import { preciseMatch } from './matcher.js';
+import { WorkQueue } from './work-queue.js';
 
 export interface IndexServiceOptions {
   dataDir: string;
@@ -25,6 +27,8 @@ export interface IndexServiceOptions {
   threads: number;
   /** Tasks waiting for a worker at most; more are refused with 503. */
   queue: number;
+  /** Estimated cost (characters of text) of the tasks waiting at most; more is refused with 503. */
+  queueCost: number;
   /** Milliseconds a task may take, queueing included. */
   deadlineMs: number;
   /** How often to look for a new generation or catalog changes, ms. */
@@ -47,6 +51,13 @@ export interface IndexStats {
 const BUSY = (): RefrainError =>
   new RefrainError(503, 'system busy: every index worker is occupied and the queue is full; retry in a moment', { 'Retry-After': '1' });
 
+/**
+ * Estimated cost of a task in characters of text, for the queue's cost bound and run-time estimates:
+ * a fingerprint's text length (its work grows with it); a search or match counts as SEARCH_COST.
+ */
+const SEARCH_COST = 1000;
+const costOf = (task: Task): number => (task.op === 'fingerprint' ? task.text.length : SEARCH_COST);
+
 /** Emits `generation` (its number) after a new generation is swapped in. */
 export class IndexService extends EventEmitter {
   private index!: LoadedIndex;
@@ -62,15 +73,14 @@ export class IndexService extends EventEmitter {
   private lastSeen = -1;
   private closed = false;
   /**
-   * Tasks sent to the pool and not yet settled. The bound is kept here rather than by piscina's
-   * maxQueue: piscina's balancer may hand a busy worker more tasks than its queue counts.
+   * Waiting tasks and admission. Kept here rather than by piscina's maxQueue: the pool gets one task
+   * per worker, so a task past its deadline is answered when it passes and never handed to a worker.
    */
-  private inFlight = 0;
-  private rejectedBusy = 0;
-  private rejectedDeadline = 0;
+  private readonly queue: WorkQueue;
 
   private constructor(private readonly options: IndexServiceOptions) {
     super();
+    this.queue = new WorkQueue({ slots: options.threads, maxQueued: options.queue, maxQueuedCost: options.queueCost, deadlineMs: options.deadlineMs });
     this.pool = new Piscina<TaskEnvelope, TaskResult>({
       filename: WORKER.href,
       minThreads: options.threads,
@@ -88,6 +98,8 @@ export class IndexService extends EventEmitter {
   static async start(options: IndexServiceOptions): Promise<IndexService> {
     const service = new IndexService(options);
     try {
+      const removed = removeStaleGenerations(options.dataDir);
+      if (removed.length) options.logger.info({ removed }, 'removed unfinished index generations of builds that did not finish');
       if (!currentGeneration(options.dataDir)) {
         options.logger.info('no index yet: building it before listening');
         const report = await buildIndex(options.dataDir);
@@ -112,9 +124,10 @@ export class IndexService extends EventEmitter {
 
   get stats(): IndexStats {
     const m = this.index.manifest;
+    const q = this.queue.stats;
     return {
       generation: m.generation, bytes: m.stats.bytes ?? 0, lyrics: m.parts.fp?.docs ?? 0, tracks: m.parts.text?.tracks ?? 0,
-      inFlight: this.inFlight, rejectedBusy: this.rejectedBusy, rejectedDeadline: this.rejectedDeadline,
+      inFlight: q.queued + q.running, rejectedBusy: q.rejectedBusy, rejectedDeadline: q.rejectedDeadline,
     };
   }
 
@@ -162,42 +175,36 @@ export class IndexService extends EventEmitter {
     this.closed = true;
     clearInterval(this.timer);
     await this.idle();
+    this.queue.close();
     await this.pool.destroy();
   }
 
-  private async run(task: Task): Promise<TaskResult> {
-    if (this.inFlight >= this.options.threads + this.options.queue) {
-      this.rejectedBusy++;
-      throw BUSY();
-    }
-    // Warming is no client's request: a worker still starting must not fail it.
+  private run(task: Task): Promise<TaskResult> {
+    // Warming is no client's request: a worker still starting must not fail it, nor is it refused.
     const deadline = task.op === 'warm' ? Infinity : Date.now() + this.options.deadlineMs;
-    // The handle of the generation named, even if another is swapped in before a resend.
+    // The handle of the generation named, even if another is swapped in before the task runs.
     const handle = this.handle;
     const envelope: TaskEnvelope = { generation: handle.id, deadline, task };
-    this.inFlight++;
+    return this.queue.submit({ kind: task.op, cost: costOf(task), deadline, run: () => this.send(envelope, handle) });
+  }
+
+  /**
+   * Runs a task on a worker. A running task checks its deadline as it goes (and a worker refuses one
+   * already past it). A worker new to the generation asks for its handle once.
+   */
+  private async send(envelope: TaskEnvelope, handle: IndexHandle): Promise<TaskResult> {
     try {
-      // A task past its deadline fails as it reaches a worker, and a running one checks it as it
-      // goes: no timer per task. A worker new to the generation asks for its handle once.
       const result = await this.pool.run(envelope);
       return result === NEEDS_INDEX ? await this.pool.run({ ...envelope, index: handle }) : result;
     } catch (e) {
       throw this.failure(e);
-    } finally {
-      this.inFlight--;
     }
   }
 
   private failure(e: unknown): Error {
     const message = e instanceof Error ? e.message : String(e);
-    if (message === 'Task queue is at limit') {
-      this.rejectedBusy++;
-      return BUSY();
-    }
-    if ((e instanceof Error && e.name === 'DeadlineError') || /deadline|abort/i.test(message)) {
-      this.rejectedDeadline++;
-      return new RefrainError(503, `system busy: the query did not finish within ${this.options.deadlineMs} ms; retry in a moment`, { 'Retry-After': '1' });
-    }
+    if (message === 'Task queue is at limit') return BUSY();
+    if ((e instanceof Error && e.name === 'DeadlineError') || /deadline|abort/i.test(message)) return this.queue.deadlineError();
     return e instanceof Error ? e : new Error(message);
   }
 

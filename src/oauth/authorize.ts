@@ -4,17 +4,20 @@
  * `GET /oauth/authorize` validates the request; errors that cannot safely go back to the client
  * (unknown or revoked client, unregistered redirect URI) get an HTML page, never a redirect —
  * otherwise the endpoint would be an open redirector. Other errors redirect to the redirect URI
- * with `error`, `error_description`, `state` and `iss`. A valid request is stored in the session
- * and the login page (no logged-in session) or the consent page is shown.
+ * with `error`, `error_description`, `state` and `iss`. A valid request goes, without a write, into
+ * a signed sign-in token on the login page (signin.ts), or into the logged-in session, whose consent
+ * page is shown. A session is written only at a successful login.
  *
  * `POST /oauth/login` and `POST /oauth/consent` check the session's CSRF token and answer 303:
  * to the consent page after a login, to the client with `code`, `state` and `iss` after "Allow".
  * Pages navigate with relative URLs (`login`, `consent`), so a proxy may mount /oauth/ anywhere.
  */
+import { randomBytes } from 'node:crypto';
 import type { ClientRecord, ClientStore } from './clients.js';
 import type { GrantStore } from './grants.js';
 import { normalizeEmail, type UserRecord, type UserStore } from './users.js';
 import { csrfMatches, type LoginThrottle, type PendingAuthorization, type Session, type SessionStore } from './sessions.js';
+import type { SignIn } from './signin.js';
 import { cookieValue, formBody, parseParams, PageError, redirect, type Incoming, type Outgoing } from './http.js';
 import { consentPage, errorPage, loginPage } from './pages.js';
 import { isScope, REQUIRED_USER_SCOPES } from './scopes.js';
@@ -26,6 +29,7 @@ export interface AuthorizeDeps {
   users: UserStore;
   grants: GrantStore;
   sessions: SessionStore;
+  signin: SignIn;
   throttle: LoginThrottle;
   issuer: string;
   /** Plain-HTTP development: the session cookie without Secure (and without the __Host- prefix). */
@@ -36,8 +40,10 @@ export interface AuthorizeDeps {
 
 /** RFC 7636 §4.2: BASE64URL(SHA-256(verifier)) is always 43 characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
-/** state and nonce are stored with the session: bounded. */
+/** state and nonce travel in the sign-in token and are stored with the session: bounded. */
 const MAX_STATE = 1024;
+/** A session cookie value: 256 random bits, base64url (a logged-in session's id, or a browser's before login). */
+const COOKIE_ID = /^[A-Za-z0-9_-]{43}$/;
 
 /** `uri` with `params` added to its query, the registered string kept byte for byte. */
 function withParams(uri: string, params: Record<string, string | undefined>): string {
@@ -88,31 +94,37 @@ export class Authorization {
     if (params.nonce !== undefined) pending.nonce = params.nonce;
 
     const sid = cookieValue(incoming.cookie, this.cookieName);
-    const existing = sid && this.deps.sessions.get(sid) ? await this.deps.sessions.addRequest(sid, pending) : undefined;
-    if (existing) return this.step(client, existing.session, existing.requestId, false, []);
-    const started = await this.deps.sessions.start(pending);
-    return this.step(client, started.session, started.requestId, false, [this.cookie(started.id, started.session)]);
+    const session = this.deps.sessions.get(sid);
+    // Logged in: the request joins the session (a bounded rewrite), and consent is asked at once.
+    const added = sid && session && this.loggedIn(session) ? await this.deps.sessions.addRequest(sid, pending) : undefined;
+    if (added) return this.step(client, sid!, added.session, added.requestId, false);
+    // Not logged in: nothing is written; the request travels in a signed token.
+    return this.signInPage(client, pending, sid, false);
   };
 
   /** `GET /oauth/login` and `GET /oauth/consent`: the page of a request in progress (after a failed login, or after login). */
   show = (incoming: Incoming): Outgoing => {
     const { params } = parseParams(incoming.query);
-    const session = this.deps.sessions.get(cookieValue(incoming.cookie, this.cookieName));
-    if (!session) throw expired();
-    const pending = this.deps.sessions.request(session, params.request);
-    if (!pending) throw expired();
+    const sid = cookieValue(incoming.cookie, this.cookieName);
+    const session = this.deps.sessions.get(sid);
+    const kept = session && this.deps.sessions.request(session, params.request);
+    // A request of the logged-in session (a request id), or one before login (a sign-in token).
+    const pending = kept ?? this.deps.signin.open(params.request);
+    if (!sid || !pending) throw expired();
     const client = this.deps.clients.get(pending.clientId);
     if (!client || client.revoked) throw unknownClient();
-    return this.step(client, session, params.request, params.failed === '1', []);
+    if (kept) return this.step(client, sid, session!, params.request, params.failed === '1');
+    return this.signInPage(client, pending, sid, params.failed === '1');
   };
 
   /** `POST /oauth/login`: e-mail and password, throttled; 303 to the consent page with a new session. */
   login = async (incoming: Incoming): Promise<Outgoing> => {
     const form = formBody(incoming);
     const sid = cookieValue(incoming.cookie, this.cookieName);
-    const session = this.deps.sessions.get(sid);
-    if (!sid || !session || !csrfMatches(session, form.csrf)) throw refused();
-    if (!this.deps.sessions.request(session, form.request)) throw expired();
+    // The login form's CSRF token is the HMAC of the cookie it was shown with; its request, a sign-in token.
+    if (!sid || !COOKIE_ID.test(sid) || !this.deps.signin.csrfMatches(sid, form.csrf)) throw refused();
+    const pending = this.deps.signin.open(form.request);
+    if (!pending) throw expired();
     const email = normalizeEmail(form.email ?? '');
     const keys = [`email:${email}`, `ip:${incoming.ip}`];
     const wait = this.deps.throttle.retryAfter(keys);
@@ -120,15 +132,15 @@ export class Authorization {
       throw new PageError(429, 'Too many attempts', `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute(s).`, { 'retry-after': String(wait) });
     }
     const user = email && form.password ? await this.deps.users.verifyPassword(email, form.password) : undefined;
-    const back = `request=${encodeURIComponent(form.request)}`;
     if (!user) {
       this.deps.throttle.fail(keys);
-      return redirect(`login?${back}&failed=1`);
+      return redirect(`login?request=${encodeURIComponent(form.request)}&failed=1`);
     }
     this.deps.throttle.clear(keys[0]);
-    const next = await this.deps.sessions.login(sid, user.user_id);
-    if (!next) throw expired();
-    return redirect(`consent?${back}`, [this.cookie(next.id, next.session)]);
+    // The first write of the sign-in: a new session (new id: no fixation), replacing the browser's old one if any.
+    const replaces = this.deps.sessions.get(sid) ? sid : undefined;
+    const next = await this.deps.sessions.login({ userId: user.user_id, ip: incoming.ip, request: pending, replaces });
+    return redirect(`consent?request=${encodeURIComponent(next.requestId)}`, [this.cookie(next.id, next.session.expires)]);
   };
 
   /** `POST /oauth/consent`: Allow issues a code, Deny answers access_denied; both 303 to the client. */
@@ -178,11 +190,11 @@ export class Authorization {
     return undefined;
   }
 
-  /** The login page, or the consent page when the session has a user who may still log in. */
-  private step(client: ClientRecord, session: Session, requestId: string, failed: boolean, cookies: string[]): Outgoing {
+  /** The consent page of a request kept in a session, or the login page when its user may no longer log in. */
+  private step(client: ClientRecord, sid: string, session: Session, requestId: string, failed: boolean): Outgoing {
     const pending = session.requests[requestId];
     const user = this.loggedIn(session);
-    if (!user) return loginPage({ clientName: client.name, csrf: session.csrf, requestId, failed, cookies });
+    if (!user) return this.signInPage(client, pending, sid, failed);
     return consentPage({
       clientName: client.name,
       redirectUri: pending.redirectUri,
@@ -191,8 +203,18 @@ export class Authorization {
       userEmail: user.email,
       csrf: session.csrf,
       requestId,
-      cookies,
     });
+  }
+
+  /**
+   * The login page of a request, written nowhere: the request goes into a signed sign-in token and
+   * the CSRF token is the HMAC of the browser's cookie (a new random one when it has none).
+   */
+  private signInPage(client: ClientRecord, pending: PendingAuthorization, sid: string | undefined, failed: boolean): Outgoing {
+    const stored = this.deps.sessions.get(sid) !== undefined;
+    const browserId = sid && COOKIE_ID.test(sid) ? sid : randomBytes(32).toString('base64url');
+    const cookies = stored ? [] : [this.cookie(browserId, this.deps.clock() + this.deps.signin.ttlMs)];
+    return loginPage({ clientName: client.name, csrf: this.deps.signin.csrf(browserId), requestId: this.deps.signin.seal(pending), failed, cookies });
   }
 
   private loggedIn(session: Session): UserRecord | undefined {
@@ -200,8 +222,8 @@ export class Authorization {
     return user && !user.disabled ? user : undefined;
   }
 
-  private cookie(id: string, session: Session): string {
-    const maxAge = Math.max(0, Math.floor((session.expires - this.deps.clock()) / 1000));
+  private cookie(id: string, expires: number): string {
+    const maxAge = Math.max(0, Math.floor((expires - this.deps.clock()) / 1000));
     return `${this.cookieName}=${id}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${this.deps.insecureCookies ? '' : '; Secure'}`;
   }
 }

@@ -13,6 +13,8 @@ import { GrantStore } from './grants.js';
 import { SigningKeys } from './signing-keys.js';
 import { TokenService } from './tokens.js';
 import { LoginThrottle, SessionStore } from './sessions.js';
+import { SignIn } from './signin.js';
+import { loadOrCreateSecret } from '../util/secret.js';
 import { Authorization, pageFailure } from './authorize.js';
 import { tokenEndpoint } from './token-endpoint.js';
 import { introspectionEndpoint } from './introspection.js';
@@ -25,17 +27,35 @@ export interface OAuthStores {
   grants: GrantStore;
   keys: SigningKeys;
   sessions: SessionStore;
+  signin: SignIn;
 }
 
-/** The stores in the catalog's LMDB environment and the signing keys of `dataDir` (created on first start). */
-export async function openOAuth(root: RootDatabase, dataDir: string, clock: () => number): Promise<OAuthStores> {
-  return {
+/** The limits of the sign-in pages (docs/operations.md "Limits: OAuth sign-in"). */
+export interface OAuthLimits {
+  /** Lifetime of a sign-in token (an authorization request waiting for login and consent), ms. */
+  signinTtlMs: number;
+  /** Logged-in sessions kept per client address. */
+  sessionsPerAddress: number;
+}
+
+export const DEFAULT_OAUTH_LIMITS: OAuthLimits = { signinTtlMs: 3600_000, sessionsPerAddress: 20 };
+
+/**
+ * The stores in the catalog's LMDB environment and the signing keys of `dataDir` (created on first
+ * start). Expired sessions are purged from now on: `sessions.close()` stops it.
+ */
+export async function openOAuth(root: RootDatabase, dataDir: string, clock: () => number, limits: OAuthLimits = DEFAULT_OAUTH_LIMITS): Promise<OAuthStores> {
+  const sessions = new SessionStore(root, clock, { perAddress: limits.sessionsPerAddress, requestTtlMs: limits.signinTtlMs });
+  const stores = {
     clients: new ClientStore(root),
     users: new UserStore(root),
     grants: new GrantStore(root, clock),
     keys: await SigningKeys.open(dataDir),
-    sessions: new SessionStore(root, clock),
+    sessions,
+    signin: new SignIn(loadOrCreateSecret(dataDir, 'oauth-signin.key'), limits.signinTtlMs, clock),
   };
+  sessions.startPurging();
+  return stores;
 }
 
 export interface MountOptions {
@@ -52,10 +72,10 @@ export interface MountOptions {
 
 /** Mount the OAuth endpoints on `app` and return the token service the API's guard verifies with. */
 export function mountOAuth(app: TemplatedApp, stores: OAuthStores, options: MountOptions): TokenService {
-  const { clients, users, grants, keys, sessions } = stores;
+  const { clients, users, grants, keys, sessions, signin } = stores;
   const { issuer, logger, clock, accessLog } = options;
   const tokens = new TokenService({ keys, grants, clients, users, issuer, accessTtl: options.accessTtl, clock });
-  const pages = new Authorization({ clients, users, grants, sessions, throttle: new LoginThrottle(clock), issuer, insecureCookies: options.insecureCookies, clock });
+  const pages = new Authorization({ clients, users, grants, sessions, signin, throttle: new LoginThrottle(clock), issuer, insecureCookies: options.insecureCookies, clock });
   const page = { logger, accessLog, fail: pageFailure };
   const form = { ...page, body: true };
   const endpoint = { logger, accessLog, fail: jsonFailure, body: true };

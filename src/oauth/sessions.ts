@@ -2,12 +2,19 @@
  * Login sessions of the authorization endpoint, their CSRF tokens and the authorization requests
  * waiting on them, in LMDB (db `oauth-sessions`), and login throttling.
  *
- * A session id is 256 random bits sent only in the cookie; the database key is its SHA-256, so a
- * copy of the data directory cannot be replayed as a cookie. Every session has a CSRF token that
- * every form carries; a session starts before login (so the login form is protected too) and is
- * replaced by a new id at login (no session fixation). The authorization request being served is
- * kept in the session under a random id that the forms carry, so it survives the login step and
- * several tabs can run flows at once.
+ * A session is written only after a successful login: before it, the authorization request travels
+ * in a signed sign-in token and the login form's CSRF token is an HMAC of the cookie (signin.ts), so
+ * unauthenticated calls write nothing. A session id is 256 random bits sent only in the cookie; the
+ * database key is its SHA-256, so a copy of the data directory cannot be replayed as a cookie. The
+ * id is new at login (no session fixation). The requests being served are kept in the session under
+ * random ids that the forms carry, so several tabs can run flows at once.
+ *
+ * Bounds: at most `perAddress` sessions per client address (db `oauth-session-addresses` indexes
+ * them by address and age; a login beyond the cap ends that address's oldest session), and expired
+ * sessions are purged at start and periodically, a bounded batch per pass.
+ *
+ * Every write is an asynchronous LMDB operation: a request never waits on the event loop for the
+ * write lock (another process, an import, may hold it).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database, RootDatabase } from 'lmdb';
@@ -28,25 +35,42 @@ export interface Session {
   csrf: string;
   /** Milliseconds since the epoch. */
   expires: number;
-  /** Set once the user logged in. */
+  /** The user who logged in (sessions written before login by older versions have none: ignored, purged). */
   userId?: string;
   /** Seconds since the epoch of the login (OIDC `auth_time`). */
   authTime?: number;
   requests: Record<string, PendingAuthorization>;
+  /** The client address that logged in, and when (ms): the key of its entry in the address index. */
+  ip?: string;
+  created?: number;
+}
+
+export interface SessionLimits {
+  /** Sessions kept per client address; a login beyond it ends the address's oldest. */
+  perAddress: number;
+  /** How long an authorization request stays answerable, from its creation, ms. */
+  requestTtlMs: number;
+  /** Sessions examined per purge pass. */
+  purgeBatch?: number;
+  /** Time between purge cycles, ms. */
+  purgeEveryMs?: number;
 }
 
 /** A logged-in session lasts this long (absolute, from login). */
 export const SESSION_TTL_MS = 8 * 3600_000;
-/** A session before login, and an authorization request, last this long. */
-const PRE_LOGIN_TTL_MS = 3600_000;
-const REQUEST_TTL_MS = 3600_000;
 /** Requests kept per session (tabs); the oldest is dropped past it. */
 const MAX_REQUESTS = 10;
-const SWEEP_EVERY_MS = 10 * 60_000;
+const PURGE_BATCH = 1000;
+const PURGE_EVERY_MS = 10 * 60_000;
 
 const newSecret = (): string => randomBytes(32).toString('base64url');
 const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
 const dbKey = (id: string): string => sha256(id).toString('hex');
+/**
+ * Address index key: address, login time (sortable), session key, separated by spaces (which no
+ * address holds; LMDB's ordered-binary keys reserve the low control characters).
+ */
+const addressKey = (ip: string, created: number, key: string): string => `${ip} ${created.toString(36).padStart(10, '0')} ${key}`;
 
 /** Whether a submitted CSRF token is the session's (constant time). */
 export function csrfMatches(session: Session, submitted: string | undefined): boolean {
@@ -55,30 +79,34 @@ export function csrfMatches(session: Session, submitted: string | undefined): bo
 
 export class SessionStore {
   private readonly db: Database<Session, string>;
-  private lastSweep = 0;
+  private readonly addresses: Database<number, string>;
+  private readonly perAddress: number;
+  private readonly requestTtlMs: number;
+  private readonly purgeBatch: number;
+  private readonly purgeEveryMs: number;
+  /** Where the next purge pass starts (undefined: at the first session). */
+  private cursor: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private cycle: Promise<void> | undefined;
+  private closed = false;
 
   constructor(
     root: RootDatabase,
     private readonly clock: () => number = Date.now,
+    limits: SessionLimits = { perAddress: 20, requestTtlMs: 3600_000 },
   ) {
     this.db = root.openDB<Session, string>({ name: 'oauth-sessions' });
+    this.addresses = root.openDB<number, string>({ name: 'oauth-session-addresses' });
+    this.perAddress = limits.perAddress;
+    this.requestTtlMs = limits.requestTtlMs;
+    this.purgeBatch = limits.purgeBatch ?? PURGE_BATCH;
+    this.purgeEveryMs = limits.purgeEveryMs ?? PURGE_EVERY_MS;
   }
 
-  /** The live session of a cookie value, or undefined. */
+  /** The live logged-in session of a cookie value, or undefined. */
   get(id: string | undefined): Session | undefined {
     if (!id || id.length > 100) return undefined;
-    const session = this.db.get(dbKey(id));
-    return session && session.expires > this.clock() ? session : undefined;
-  }
-
-  /** A new session before login, holding one authorization request; returns its id and the request's. */
-  async start(request: PendingAuthorization): Promise<{ id: string; session: Session; requestId: string }> {
-    this.sweep();
-    const id = newSecret();
-    const requestId = randomBytes(16).toString('base64url');
-    const session: Session = { csrf: newSecret(), expires: this.clock() + PRE_LOGIN_TTL_MS, requests: { [requestId]: request } };
-    await this.db.put(dbKey(id), session);
-    return { id, session, requestId };
+    return this.live(dbKey(id));
   }
 
   /** Add an authorization request to a live session; undefined when the session is gone. */
@@ -103,22 +131,48 @@ export class SessionStore {
   }
 
   /**
-   * Log in: the pre-login session is replaced by a new one (new id, new CSRF token) holding the
-   * same requests. Undefined when the old session is gone.
+   * Log in: a new session (new id, new CSRF token) for `userId` at `ip`, holding `request` (and the
+   * live requests of the session `replaces`, which ends). When `ip` has `perAddress` sessions
+   * already, its oldest end.
    */
-  async login(id: string, userId: string): Promise<{ id: string; session: Session } | undefined> {
-    const oldKey = dbKey(id);
-    const newId = newSecret();
+  async login(login: { userId: string; ip: string; request: PendingAuthorization; replaces?: string }): Promise<{ id: string; session: Session; requestId: string }> {
+    const id = newSecret();
+    const key = dbKey(id);
+    const requestId = randomBytes(16).toString('base64url');
     const now = this.clock();
+    const { ip } = login;
     const session = await this.db.transaction(() => {
-      const s = this.live(oldKey);
-      if (!s) return undefined;
-      const next: Session = { csrf: newSecret(), expires: now + SESSION_TTL_MS, userId, authTime: Math.floor(now / 1000), requests: s.requests };
-      void this.db.remove(oldKey);
-      void this.db.put(dbKey(newId), next);
+      const old = login.replaces === undefined ? undefined : this.live(dbKey(login.replaces));
+      const kept = old ? Object.entries(old.requests).filter(([, r]) => this.requestLive(r)).slice(-(MAX_REQUESTS - 1)) : [];
+      if (login.replaces !== undefined) this.drop(dbKey(login.replaces));
+      // The address's sessions, oldest first: forget dead entries, end the oldest beyond the cap.
+      const live: { indexKey: string; key: string }[] = [];
+      for (const { key: indexKey } of this.addresses.getRange({ start: `${ip} `, end: `${ip}!` })) {
+        const sessionKey = indexKey.slice(indexKey.lastIndexOf(' ') + 1);
+        if (this.live(sessionKey)) live.push({ indexKey, key: sessionKey });
+        else {
+          void this.addresses.remove(indexKey);
+          void this.db.remove(sessionKey);
+        }
+      }
+      for (const oldest of live.slice(0, Math.max(0, live.length - this.perAddress + 1))) {
+        void this.addresses.remove(oldest.indexKey);
+        void this.db.remove(oldest.key);
+      }
+      const next: Session = {
+        csrf: newSecret(),
+        expires: now + SESSION_TTL_MS,
+        userId: login.userId,
+        authTime: Math.floor(now / 1000),
+        requests: { ...Object.fromEntries(kept), [requestId]: login.request },
+        ip,
+        created: now,
+      };
+      void this.db.put(key, next);
+      void this.addresses.put(addressKey(ip, now, key), next.expires);
       return next;
     });
-    return session && { id: newId, session };
+    return { id, session, requestId };
   }
 
   /** Remove and return a request (consent given or refused): each request is answered once. */
@@ -134,23 +188,84 @@ export class SessionStore {
     });
   }
 
+  /** Sessions in the database (tests and the abuse bench look). */
+  count(): number {
+    return this.db.getCount();
+  }
+
+  /**
+   * One purge pass: examine up to `purgeBatch` sessions from where the last pass stopped and remove
+   * the expired ones (and those an older version wrote before login). Reads without the write lock;
+   * the removals are queued asynchronously (an expired session is never written again). Returns the
+   * sessions removed and whether the pass reached the end (the next one starts over).
+   */
+  purgePass(): { removed: number; wrapped: boolean } {
+    const now = this.clock();
+    let seen = 0;
+    let removed = 0;
+    let last: string | undefined;
+    let more = false;
+    // The previous pass's last key (examined already), the batch, and one more to know whether the end is reached.
+    for (const { key, value } of this.db.getRange({ start: this.cursor, limit: this.purgeBatch + 2 })) {
+      if (key === this.cursor) continue;
+      if (seen === this.purgeBatch) {
+        more = true;
+        break;
+      }
+      seen++;
+      last = key;
+      if (value.userId === undefined || value.expires <= now) {
+        this.drop(key, value);
+        removed++;
+      }
+    }
+    const wrapped = !more;
+    this.cursor = wrapped ? undefined : last;
+    return { removed, wrapped };
+  }
+
+  /** Purge now (every pass until the end, one per timer tick), then a cycle every `purgeEveryMs`. */
+  startPurging(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setInterval(() => void this.purgeCycle(), this.purgeEveryMs);
+    this.timer.unref();
+    void this.purgeCycle();
+  }
+
+  /** Stop purging (before the environment closes); resolves once a running pass has finished. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.cycle;
+  }
+
+  private purgeCycle(): Promise<void> {
+    this.cycle ??= (async () => {
+      try {
+        this.cursor = undefined;
+        while (!this.closed && !this.purgePass().wrapped) await new Promise((resolve) => setTimeout(resolve, 10));
+        await this.db.committed;
+      } finally {
+        this.cycle = undefined;
+      }
+    })();
+    return this.cycle;
+  }
+
+  /** Remove a session and its address index entry (queued, asynchronous). */
+  private drop(key: string, session: Session | undefined = this.db.get(key)): void {
+    void this.db.remove(key);
+    if (session?.ip !== undefined && session.created !== undefined) void this.addresses.remove(addressKey(session.ip, session.created, key));
+  }
+
   private live(key: string): Session | undefined {
     const s = this.db.get(key);
-    return s && s.expires > this.clock() ? s : undefined;
+    return s && s.userId !== undefined && s.expires > this.clock() ? s : undefined;
   }
 
   private requestLive(r: PendingAuthorization): boolean {
-    return r.created + REQUEST_TTL_MS > this.clock();
-  }
-
-  /** Drop expired sessions, at most every ten minutes: abandoned pre-login sessions must not pile up. */
-  private sweep(): void {
-    const now = this.clock();
-    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = now;
-    void this.db.transaction(() => {
-      for (const { key, value } of this.db.getRange()) if (value.expires <= now) void this.db.remove(key);
-    });
+    return r.created + this.requestTtlMs > this.clock();
   }
 }
 

@@ -10,6 +10,11 @@
  * submission record and the change-log entries of the tracks it touches. LMDB admits one writer at
  * a time (across processes), so concurrent submissions of one work serialise and none is lost, and
  * a crash leaves the old work or the new one, never a mix.
+ *
+ * The transaction is asynchronous (issue 11, item 5): lmdb-js's write thread waits for the write
+ * lock, which an import in another process may hold for seconds, and only then runs the callback
+ * here, on the main thread, inside the transaction. A synchronous transaction would wait for that
+ * lock on the event loop and stall every other request meanwhile.
  */
 import type { Database, Key, RootDatabase } from 'lmdb';
 import { MAX_ID, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
@@ -84,9 +89,14 @@ export class WorkStore {
     return [...this.submissions.getRange({ start: [workId], end: [workId, MAX_ID + 1] })].map((e) => e.value);
   }
 
-  /** Stores a submission (one write transaction) and returns the work as it now stands. */
-  submit(submitter: Submitter, input: WorkInput, now: number): Submitted {
-    return this.catalog.root.transactionSync(() => {
+  /**
+   * Stores a submission (one asynchronous write transaction) and resolves to the work as it now
+   * stands. Reads inside the callback see the transaction, so reading the old work and writing the
+   * new one is atomic, and put/remove in it apply at once (no promise to wait for). A nested (child)
+   * transaction, so a throw part-way is rolled back rather than committed with the rest of the batch.
+   */
+  submit(submitter: Submitter, input: WorkInput, now: number): Promise<Submitted> {
+    return this.catalog.root.childTransaction((): Submitted => {
       const time = isoSeconds(now);
       const old = this.find(submitter.id, input.identifier);
       const workId = old?.work_id ?? this.next('work');
@@ -123,8 +133,8 @@ export class WorkStore {
         last_transmission: input.transmission_date ?? time.slice(0, 10),
       };
       const touched = this.relink(old, work);
-      this.works.putSync(workId, work);
-      this.keys.putSync([submitter.id, input.identifier], workId);
+      this.works.put(workId, work);
+      this.keys.put([submitter.id, input.identifier], workId);
       const submission: SubmissionRecord = {
         id: this.next('submission'),
         work_id: workId,
@@ -134,7 +144,7 @@ export class WorkStore {
         transmission_date: work.last_transmission,
         disabled: 0,
       };
-      this.submissions.putSync([workId, submission.id], submission);
+      this.submissions.put([workId, submission.id], submission);
       const tracks = this.logTracks(touched, now);
       return { work, submissions: this.submissionsOf(workId), source, tracks };
     });
@@ -152,14 +162,14 @@ export class WorkStore {
     for (const isrc of before) {
       if (work.isrc.includes(isrc)) continue;
       const rest = (this.isrcs.get(isrc) ?? []).filter((c) => c.work_id !== work.work_id);
-      if (rest.length) this.isrcs.putSync(isrc, rest);
-      else this.isrcs.removeSync(isrc);
+      if (rest.length) this.isrcs.put(isrc, rest);
+      else this.isrcs.remove(isrc);
       touched.push(isrc);
     }
     for (const isrc of work.isrc) {
       if (same && before.has(isrc)) continue;
       const others = (this.isrcs.get(isrc) ?? []).filter((c) => c.work_id !== work.work_id);
-      this.isrcs.putSync(isrc, [...others, credits].sort((a, b) => a.work_id - b.work_id));
+      this.isrcs.put(isrc, [...others, credits].sort((a, b) => a.work_id - b.work_id));
       touched.push(isrc);
     }
     return touched;
@@ -169,13 +179,13 @@ export class WorkStore {
   private logTracks(isrcs: readonly string[], now: number): number[] {
     const tracks = [...new Set(isrcs.flatMap((isrc) => this.catalog.idsOf('isrc', isrc)))].sort((a, b) => a - b);
     let seq = this.catalog.lastChange();
-    for (const id of tracks) this.catalog.changes.putSync(++seq, { op: 'put', kind: 'track', id, at: now });
+    for (const id of tracks) this.catalog.changes.put(++seq, { op: 'put', kind: 'track', id, at: now });
     return tracks;
   }
 
   private next(counter: string): number {
     const n = ((this.meta.get(`seq:${counter}`) as number | undefined) ?? 0) + 1;
-    this.meta.putSync(`seq:${counter}`, n);
+    this.meta.put(`seq:${counter}`, n);
     return n;
   }
 
@@ -185,7 +195,7 @@ export class WorkStore {
     const known = this.meta.get(key) as number | undefined;
     if (known !== undefined) return known;
     const id = this.next('party');
-    this.meta.putSync(key, id);
+    this.meta.put(key, id);
     return id;
   }
 
@@ -194,7 +204,7 @@ export class WorkStore {
     if (!iswc) return String(workId);
     const known = this.meta.get(`iswc:${iswc}`) as string | undefined;
     if (known) return known;
-    this.meta.putSync(`iswc:${iswc}`, String(workId));
+    this.meta.put(`iswc:${iswc}`, String(workId));
     return String(workId);
   }
 
@@ -204,7 +214,7 @@ export class WorkStore {
     const source: SourceRecord = known
       ? { ...known, sender_name: submitter.name || known.sender_name, last_updated: time }
       : { id: this.next('source'), sender_id: submitter.id, sender_name: submitter.name, created: time, last_updated: time };
-    this.meta.putSync(key, source);
+    this.meta.put(key, source);
     return source;
   }
 }

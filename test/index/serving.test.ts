@@ -1,8 +1,8 @@
 /**
  * The index while serving: an import builds a new generation in the background and swaps it in
- * with no failed query; a full queue answers 503 at once instead of waiting; a task that waited
- * past its deadline answers 503 without being run; a restart loads the
- * built generation instead of rebuilding it.
+ * with no failed query; a full queue answers 503 at once instead of waiting; a task that cannot
+ * finish within its deadline answers 503 (refused at admission, or stopped); the queue's cost
+ * bound refuses long texts; a restart loads the built generation instead of rebuilding it.
  */
 import t, { type Test } from 'tap';
 import { once } from 'node:events';
@@ -99,18 +99,32 @@ t.test('a full queue answers 503 at once with a hint and Retry-After', async (t)
   t.match(metrics, /refrain_index_tasks_in_flight 0\b/);
 });
 
-t.test('a query past its deadline answers 503, and a queued one is not started', async (t) => {
-  // Each query takes the worker milliseconds: the later ones of the burst wait past 10 ms.
+t.test('a query that cannot finish within the deadline answers 503: refused at admission or stopped at the deadline', async (t) => {
+  // Each query takes the worker milliseconds: the later ones of the burst could not start within
+  // 10 ms, and are refused at once (work-queue.ts) rather than queued to fail later.
   const { api, replies } = await burst(t, ['--index-deadline-ms', '10']);
   const late = replies.filter((r) => r.status === 503);
   t.ok(late.length > 0, `${late.length} of 40 past the deadline`);
   t.same([...new Set(replies.map((r) => r.status))].filter((s) => s !== 200), [503], 'nothing else fails');
-  t.match(late[0]?.hint, /did not finish within 10 ms/);
-  t.equal(late[0]?.retry, '1');
+  t.same(late.filter((r) => !/did not finish within 10 ms|past the 10 ms deadline/.test(r.hint ?? '')), [], 'each says why');
+  t.ok(late.every((r) => Number(r.retry) >= 1), 'each with Retry-After');
   const metrics = await fetch(`${api.url}/metrics`).then((r) => r.text());
-  t.match(metrics, new RegExp(`refrain_index_rejected_deadline_total ${late.length}\\b`), 'counted in /metrics');
+  const count = (name: string) => Number(new RegExp(`${name} (\\d+)`).exec(metrics)?.[1]);
+  t.equal(count('refrain_index_rejected_deadline_total') + count('refrain_index_rejected_busy_total'), late.length, 'counted in /metrics');
   t.match(metrics, /refrain_index_tasks_in_flight 0\b/);
   t.equal((await fetch(`${api.url}/readyz`)).status, 200, 'the server still serves');
+});
+
+t.test('the queue is bounded by estimated cost: long texts are refused at admission, in the API error shape', async (t) => {
+  // One worker; at most 1,000 characters may wait: each long text finding the worker busy is refused.
+  const { api, replies } = await burst(t, ['--index-queue-cost', '1000']);
+  const busy = replies.filter((r) => r.status === 503);
+  t.ok(busy.length > 0 && busy.length < 40, `${busy.length} of 40 refused`);
+  t.same([...new Set(replies.map((r) => r.status))].sort(), [200, 503], 'admitted ones are answered, the rest refused');
+  t.match(busy[0]?.hint, /^system busy: .* would add up to 1\d,\d{3} characters of text \(limit 1,000\)/, 'the text (over 10,000 characters) passes the bound');
+  t.same(busy.filter((r) => r.hint !== busy[0].hint || r.retry !== '1' || JSON.stringify(r.body.message.body) !== '[]'), [], 'each with that hint, Retry-After: 1 and an empty body');
+  const metrics = await fetch(`${api.url}/metrics`).then((r) => r.text());
+  t.match(metrics, new RegExp(`refrain_index_rejected_busy_total ${busy.length}\\b`), 'counted in /metrics');
 });
 
 t.test('a restart loads the built generation without rebuilding it', async (t) => {

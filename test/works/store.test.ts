@@ -24,7 +24,7 @@ async function open(t: Test) {
 
 t.test('a failed submission changes nothing', async (t) => {
   const { catalog, store } = await open(t);
-  const first = store.submit({ id: 'k_a', name: 'A' }, input('Song', 'First Writer'), Date.UTC(2024, 0, 1));
+  const first = await store.submit({ id: 'k_a', name: 'A' }, input('Song', 'First Writer'), Date.UTC(2024, 0, 1));
   t.same(first.tracks, [1], 'the linked track is logged');
   const seq = catalog.lastChange();
 
@@ -33,7 +33,7 @@ t.test('a failed submission changes nothing', async (t) => {
   catalog.idsOf = () => {
     throw new Error('crash');
   };
-  t.throws(() => store.submit({ id: 'k_a', name: 'A' }, input('Renamed', 'Second Writer', []), Date.UTC(2024, 0, 2)), /crash/);
+  await t.rejects(store.submit({ id: 'k_a', name: 'A' }, input('Renamed', 'Second Writer', []), Date.UTC(2024, 0, 2)), /crash/);
   catalog.idsOf = idsOf;
 
   const work = store.find('k_a', 'W-1')!;
@@ -46,15 +46,15 @@ t.test('a failed submission changes nothing', async (t) => {
 
 t.test('credits per ISRC follow the works naming it', async (t) => {
   const { store } = await open(t);
-  const a = store.submit({ id: 'k_a', name: 'A' }, input('Song', 'Writer A'), 0).work;
-  const b = store.submit({ id: 'k_b', name: 'B' }, input('Song', 'Writer B'), 0).work;
+  const a = (await store.submit({ id: 'k_a', name: 'A' }, input('Song', 'Writer A'), 0)).work;
+  const b = (await store.submit({ id: 'k_b', name: 'B' }, input('Song', 'Writer B'), 0)).work;
   t.same(store.creditsFor('GBAAA2000001')?.map((c) => [c.work_id, c.writers[0].name]), [[a.work_id, 'Writer A'], [b.work_id, 'Writer B']], 'two sources, two works');
-  const same = store.submit({ id: 'k_a', name: 'A' }, input('Song', 'Writer A'), 1);
+  const same = await store.submit({ id: 'k_a', name: 'A' }, input('Song', 'Writer A'), 1);
   t.same(same.tracks, [], 'a resubmission that changes no credits logs no track');
-  store.submit({ id: 'k_a', name: 'A' }, input('Song', 'Writer A', ['GBAAA2000002']), 2);
+  await store.submit({ id: 'k_a', name: 'A' }, input('Song', 'Writer A', ['GBAAA2000002']), 2);
   t.same(store.creditsFor('GBAAA2000001')?.map((c) => c.work_id), [b.work_id], 'a dropped ISRC unlinks');
   t.same(store.creditsFor('GBAAA2000002')?.map((c) => c.work_id), [a.work_id]);
-  store.submit({ id: 'k_b', name: 'B' }, input('Song', 'Writer B', []), 3);
+  await store.submit({ id: 'k_b', name: 'B' }, input('Song', 'Writer B', []), 3);
   t.equal(store.creditsFor('GBAAA2000001'), undefined, 'no work left: no entry');
   t.equal(store.creditsFor(''), undefined, 'a track without ISRC has none');
 });

@@ -20,8 +20,9 @@ export default defineMethod({
   params: z.object({ data: workInput }),
   body: Work,
   statuses: [400, 403, 413],
-  handle(ctx, p) {
-    const { work, submissions, source } = worksOf(ctx.catalog).submit({ id: ctx.key.key_id, name: ctx.key.label }, p.data, ctx.now);
+  // Asynchronous: the write waits for LMDB's write lock off the event loop (an import may hold it).
+  async handle(ctx, p) {
+    const { work, submissions, source } = await worksOf(ctx.catalog).submit({ id: ctx.key.key_id, name: ctx.key.label }, p.data, ctx.now);
     return presentWork(work, submissions, source);
   },
 });

@@ -1,0 +1,163 @@
+/**
+ * bench/abuse/writes-during-import: does a write on a request path stall the server while an
+ * import holds LMDB's write lock? (issue 11, item 5; before the fix work.post waited for the lock
+ * on the event loop: track.get p99 19 ms → 1,049 ms.)
+ *
+ *   npm run bench:writes-during-import -- [--base-tracks 5000] [--tracks 200000] [--max-seconds 120] [--smoke]
+ *
+ * A server runs on a fresh data directory holding a small catalog (`--base-tracks`); for
+ * `--baseline-seconds` it serves track.get (4 clients, closed loop) and 5 work.post/s, then the same
+ * load runs while `refrain import` loads another generated catalog (`--tracks`) into the same data
+ * directory, until the import ends or `--max-seconds` pass. Reports track.get p50/p99 and the
+ * work.post latencies in both phases; the target is track.get p99 < 25 ms during the import.
+ * Only 127.0.0.1; everything (server, import, temp directory) is stopped and removed at the end.
+ * `--smoke` is a small, quick run (500 + 5,000 tracks, at most 20 s) that writes no result file.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Catalog } from '../../src/catalog/store.js';
+import { importFiles } from '../../src/catalog/import.js';
+import { writeCatalog } from '../../src/cli/commands.js';
+import { benchKey, ROOT, startRefrain, writeResult } from '../lib/index-bench.js';
+import { machine } from '../lib/measure.js';
+
+const { values } = parseArgs({
+  options: {
+    'base-tracks': { type: 'string', default: '5000' },
+    tracks: { type: 'string', default: '200000' },
+    'baseline-seconds': { type: 'string', default: '10' },
+    'max-seconds': { type: 'string', default: '120' },
+    'posts-per-second': { type: 'string', default: '5' },
+    smoke: { type: 'boolean', default: false },
+  },
+});
+const smoke = values.smoke;
+const baseTracks = smoke ? 500 : Number(values['base-tracks']);
+const importTracks = smoke ? 5000 : Number(values.tracks);
+const baselineSeconds = smoke ? 3 : Number(values['baseline-seconds']);
+const maxSeconds = smoke ? 20 : Number(values['max-seconds']);
+const postsPerSecond = Number(values['posts-per-second']);
+const TARGET_P99_MS = 25;
+const GET_CLIENTS = 4;
+
+const dir = mkdtempSync(path.join(tmpdir(), 'refrain-writes-bench-'));
+const data = path.join(dir, 'data');
+const stops: (() => void)[] = [() => rmSync(dir, { recursive: true, force: true })];
+const cleanUp = () => {
+  for (const stop of stops.reverse()) stop();
+};
+process.once('SIGINT', () => {
+  cleanUp();
+  process.exit(130);
+});
+
+try {
+  console.error(`generating ${baseTracks} + ${importTracks} tracks…`);
+  const baseFile = path.join(dir, 'base.jsonl');
+  const importFile = path.join(dir, 'import.jsonl');
+  await writeCatalog({ tracks: baseTracks, seed: 1 }, baseFile);
+  await writeCatalog({ tracks: importTracks, seed: 2 }, importFile);
+  const catalog = Catalog.open(data);
+  await importFiles(catalog, [baseFile]);
+  const key = benchKey(catalog, 'bench/abuse/writes-during-import');
+  const trackIds = [...catalog.trackIds()];
+  const isrcs = trackIds.map((id) => catalog.getTrack(id)?.track_isrc ?? '').filter(Boolean);
+  await catalog.close();
+
+  const server = await startRefrain(data);
+  stops.push(server.stop);
+  console.error(`server at ${server.url}`);
+
+  let posted = 0;
+  const work = () => ({
+    identifier: `BENCH-${++posted}`,
+    title: `Bench Work ${posted}`,
+    isrc: isrcs.length ? [isrcs[posted % isrcs.length]] : [],
+    owners: { writer: [{ name: `Writer ${posted % 50}`, perf_ownership_share: 5000 }], publisher: [] },
+  });
+
+  /** Runs the load until `done` resolves; returns track.get and work.post latencies (ms) and failures. */
+  async function load(done: Promise<unknown>) {
+    let stop = false;
+    void done.finally(() => (stop = true));
+    const gets: number[] = [];
+    const posts: number[] = [];
+    let failures = 0;
+    let n = 0;
+    const getter = async () => {
+      while (!stop) {
+        const id = trackIds[(n++ * 7919) % trackIds.length];
+        const t0 = performance.now();
+        const res = await fetch(`${server.url}/ws/1.1/track.get?track_id=${id}&apikey=${key}`);
+        await res.arrayBuffer();
+        gets.push(performance.now() - t0);
+        if (res.status !== 200) failures++;
+      }
+    };
+    const poster = async () => {
+      const pending: Promise<void>[] = [];
+      for (let next = performance.now(); !stop; next += 1000 / postsPerSecond) {
+        await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+        if (stop) break;
+        const t0 = performance.now();
+        pending.push(
+          fetch(`${server.url}/ws/1.1/work.post?apikey=${key}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ data: work() }),
+          }).then(async (res) => {
+            await res.arrayBuffer();
+            posts.push(performance.now() - t0);
+            if (res.status !== 200) failures++;
+          }),
+        );
+      }
+      await Promise.all(pending);
+    };
+    await Promise.all([...Array.from({ length: GET_CLIENTS }, getter), poster()]);
+    return { get: percentiles(gets), post: percentiles(posts), failures };
+  }
+
+  console.error(`baseline: ${baselineSeconds} s without an import…`);
+  const baseline = await load(new Promise((r) => setTimeout(r, baselineSeconds * 1000)));
+
+  console.error(`importing ${importTracks} tracks while serving (at most ${maxSeconds} s)…`);
+  const started = performance.now();
+  const importer = spawn(process.execPath, [path.join(ROOT, 'bin/refrain.js'), 'import', importFile, '--data', data, '--no-index', '--json'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  stops.push(() => importer.kill());
+  const exited = once(importer, 'exit');
+  const limit = new Promise((r) => setTimeout(r, maxSeconds * 1000).unref());
+  const during = await load(Promise.race([exited, limit]));
+  const importSeconds = (performance.now() - started) / 1000;
+  const finished = importer.exitCode !== null;
+
+  const row = (name: string, r: Awaited<ReturnType<typeof load>>) =>
+    `| ${name} | ${r.get.count} | ${r.get.p50.toFixed(2)} | ${r.get.p99.toFixed(2)} | ${r.get.max.toFixed(1)} | ${r.post.count} | ${r.post.p50.toFixed(1)} | ${r.post.p99.toFixed(1)} | ${r.failures} |`;
+  const verdict = during.get.p99 < TARGET_P99_MS ? 'met' : 'NOT met';
+  const markdown = [
+    `bench/abuse/writes-during-import — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}`,
+    `catalog ${baseTracks} tracks; import of ${importTracks} generated tracks by \`refrain import\` in another process ` +
+      `(${finished ? `finished in ${importSeconds.toFixed(1)} s` : `stopped after ${maxSeconds} s`}); load: ${GET_CLIENTS} track.get clients (closed loop) + ${postsPerSecond} work.post/s`,
+    '',
+    '| phase | track.get | p50 ms | p99 ms | max ms | work.post | p50 ms | p99 ms | non-200 |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    row('no import', baseline),
+    row('during the import', during),
+    '',
+    `target: track.get p99 < ${TARGET_P99_MS} ms during the import — ${verdict}`,
+  ].join('\n');
+  console.log(markdown);
+  if (!smoke) writeResult('writes-during-import', markdown, { baseTracks, importTracks, importSeconds, finished, baseline, during, targetP99Ms: TARGET_P99_MS });
+} finally {
+  cleanUp();
+}
+
+function percentiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN };
+}

@@ -1,0 +1,70 @@
+/**
+ * Unfinished index generations (`index/<n>.tmp` of a build that was killed) are removed before each
+ * build and at server start, but never while a build holds the build lock (issue 11, item 6).
+ */
+import t, { type Test } from 'tap';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Catalog } from '../../src/catalog/store.js';
+import { importFiles } from '../../src/catalog/import.js';
+import { buildIndex, removeStaleGenerations } from '../../src/index/build.js';
+import { currentGeneration, indexRoot } from '../../src/index/layout.js';
+import { parseCommand } from '../../src/config.js';
+import { startServer } from '../../src/http/server.js';
+import { createLogger } from '../../src/log.js';
+import { FIXTURE_RECORDS } from '../helpers/fixtures.js';
+import { tempDir, writeJsonl } from '../helpers/tmp.js';
+
+/** A data directory with the fixture catalog and one built generation. */
+async function built(t: Test): Promise<string> {
+  const data = tempDir(t);
+  const catalog = Catalog.open(data);
+  await importFiles(catalog, [writeJsonl(data, 'fixtures.jsonl', FIXTURE_RECORDS)]);
+  await catalog.close();
+  await buildIndex(data);
+  return data;
+}
+
+/** What a build killed part-way leaves: a temporary generation with a segment in it. */
+function leaveUnfinished(data: string, name: string): string {
+  const dir = path.join(indexRoot(data), name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'fp.bin'), Buffer.alloc(4096));
+  return dir;
+}
+
+t.test('a build removes the unfinished generations of builds that died', async (t) => {
+  const data = await built(t);
+  const stale = leaveUnfinished(data, '7.tmp');
+  writeFileSync(path.join(indexRoot(data), 'CURRENT.tmp'), '7\n');
+
+  const skipped = await buildIndex(data);
+  t.notOk(skipped.built, 'the index was current: no build');
+  t.notOk(existsSync(stale), 'removed even when the build is skipped');
+  t.notOk(existsSync(path.join(indexRoot(data), 'CURRENT.tmp')), 'a stray CURRENT.tmp too');
+
+  leaveUnfinished(data, '9.tmp');
+  const report = await buildIndex(data, { force: true });
+  t.equal(report.generation, 2, 'numbered after the last finished generation, not after the dead one');
+  t.notOk(existsSync(path.join(indexRoot(data), '9.tmp')), 'removed before the build');
+  t.equal(currentGeneration(data), path.join(indexRoot(data), '2'));
+});
+
+t.test('not while a live process holds the build lock; at server start otherwise', async (t) => {
+  const data = await built(t);
+  const stale = leaveUnfinished(data, '4.tmp');
+  // A build in progress (here: this very process) holds the lock: its directory is not touched.
+  const lockFile = path.join(indexRoot(data), 'build.lock');
+  writeFileSync(lockFile, String(process.pid));
+  t.same(removeStaleGenerations(data), [], 'nothing removed while the lock is held');
+  t.ok(existsSync(stale), 'the directory of the running build is kept');
+
+  // Its holder died: the lock is taken over and the directory removed when the server starts.
+  writeFileSync(lockFile, '999999999');
+  const { config } = parseCommand('serve', ['--data', data, '--port', '0', '--host', '127.0.0.1', '--index-threads', '1', '--no-feeds'], {});
+  const server = await startServer(config, { logger: createLogger('silent') });
+  t.teardown(() => server.close());
+  t.notOk(existsSync(stale), 'removed at start');
+  t.notOk(existsSync(lockFile), 'and the lock released');
+  t.equal(server.index.generation, 1, 'the finished generation is served');
+});
