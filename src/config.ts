@@ -73,6 +73,18 @@ export const OPTIONS = {
     description: 'largest request body accepted, in bytes (413 above it)',
     env: 'REFRAIN_MAX_BODY_BYTES',
   }),
+  httpStallTimeout: opt(duration(1, 3600).default(10), {
+    description: 'seconds a response may wait for a client that reads none of it before the connection is closed',
+    env: 'REFRAIN_HTTP_STALL_TIMEOUT',
+  }),
+  maxUrlBytes: opt(int(256, 1024 * 1024).default(8192), {
+    description: 'longest request target (path and query) accepted, in bytes (414 above it)',
+    env: 'REFRAIN_MAX_URL_BYTES',
+  }),
+  maxHeaderBytes: opt(int(1024, 1024 * 1024).default(16_384), {
+    description: 'largest total of request header fields accepted, in bytes (431 above it)',
+    env: 'REFRAIN_MAX_HEADER_BYTES',
+  }),
   lyricslensSunset: opt(z.iso.date().default('2026-09-01'), {
     description: 'date from which track.lyricslens.get answers 410 (extend it to keep the old method alive)',
     env: 'REFRAIN_LYRICSLENS_SUNSET',
@@ -245,6 +257,7 @@ export const COMMANDS = {
       'oauthSigninTtl', 'oauthSessionsPerAddress',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
       'unknownKeyCache', 'unknownKeyCacheBytes',
+      'httpStallTimeout', 'maxUrlBytes', 'maxHeaderBytes',
     ),
   },
   import: {
