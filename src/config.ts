@@ -164,6 +164,14 @@ export const OPTIONS = {
     description: "logged-in OAuth sessions kept per client address; a login beyond it ends the address's oldest",
     env: 'REFRAIN_OAUTH_SESSIONS_PER_ADDRESS',
   }),
+  oauthLoginAttempts: opt(int(1, 1000).default(5), {
+    description: 'OAuth login attempts that are not successes allowed per e-mail and per client address within --oauth-login-window (429 beyond)',
+    env: 'REFRAIN_OAUTH_LOGIN_ATTEMPTS',
+  }),
+  oauthLoginWindow: opt(duration(1, 7 * 86_400).default(900), {
+    description: 'the window of --oauth-login-attempts, in seconds or with s/m/h/d (15m)',
+    env: 'REFRAIN_OAUTH_LOGIN_WINDOW',
+  }),
   strict: opt(bool.default(false), { description: 'abort on the first bad line, with nothing applied' }),
   batch: opt(int(1, 100_000).default(2000), { description: 'records written per LMDB transaction' }),
   progress: opt(bool.optional(), { description: 'show a progress bar (default: when stderr is a terminal)' }),
@@ -254,7 +262,7 @@ export const COMMANDS = {
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
       'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
-      'oauthSigninTtl', 'oauthSessionsPerAddress',
+      'oauthSigninTtl', 'oauthSessionsPerAddress', 'oauthLoginAttempts', 'oauthLoginWindow',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
       'unknownKeyCache', 'unknownKeyCacheBytes',
       'httpStallTimeout', 'maxUrlBytes', 'maxHeaderBytes',

@@ -49,7 +49,7 @@ export interface RunningServer {
   usage: Usage;
   hits: Hits;
   /** The OAuth authorization server's stores and token service (tests create clients and users here). */
-  oauth: Omit<OAuthStores, 'signin'> & { tokens: TokenService };
+  oauth: Omit<OAuthStores, 'signin' | 'throttle'> & { tokens: TokenService };
   /** Re-read keys now instead of within the next second (after a revoke, say). */
   refreshKeys(): void;
   /** Drop cached answers now if the catalog changed, instead of within the next poll. */
@@ -118,6 +118,8 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const oauth = await openOAuth(catalog.root, config.data, clock, {
     signinTtlMs: config.oauthSigninTtl * 1000,
     sessionsPerAddress: config.oauthSessionsPerAddress,
+    loginAttempts: config.oauthLoginAttempts,
+    loginWindowMs: config.oauthLoginWindow * 1000,
   });
   const metrics = new Metrics();
   metrics.watchIndex(() => index.stats);
