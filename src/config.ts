@@ -294,6 +294,7 @@ export const COMMANDS = {
     summary: 'register an OAuth client (its secret is shown once)',
     positionals: '',
     schema: pick('data', 'name', 'redirectUri', 'grantTypes', 'scopes', 'plan', 'quota', 'rate', 'country', 'json'),
+    describe: { name: 'name of the OAuth client, shown on the consent page (required)' },
   },
   'clients list': { summary: 'list OAuth clients (never their secrets)', positionals: '', schema: pick('data', 'json') },
   'clients revoke': {
@@ -305,6 +306,7 @@ export const COMMANDS = {
     summary: 'create a user who can log in to the OAuth consent page',
     positionals: '',
     schema: pick('data', 'email', 'name', 'passwordStdin', 'json'),
+    describe: { name: "the user's display name, shown on the consent page and as the name claim of the profile scope (required)" },
   },
   'users list': { summary: 'list users (never their password hashes)', positionals: '', schema: pick('data', 'json') },
   'users disable': {
@@ -410,11 +412,13 @@ function describeDefault(field: z.ZodType): string {
 /** `--help` text of a command, generated from its schema. */
 export function helpText(command: CommandName): string {
   const { schema, summary, positionals } = COMMANDS[command];
+  // A shared option (--name) may mean something particular to this command.
+  const describe = ((COMMANDS[command] as { describe?: Record<string, string> }).describe ?? {}) as Record<string, string>;
   const lines = [`refrain ${command}${positionals ? ` ${positionals}` : ''} [options]`, '', `  ${summary}`, '', 'Options:'];
   for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     const meta = metaOf(field);
     const flag = `--${kebab(name)}${isBoolean(field) ? '' : ' <value>'}`;
-    lines.push(`  ${flag.padEnd(26)} ${meta.description}${describeDefault(field)}${meta.env ? ` [env ${meta.env}]` : ''}`);
+    lines.push(`  ${flag.padEnd(26)} ${describe[name] ?? meta.description}${describeDefault(field)}${meta.env ? ` [env ${meta.env}]` : ''}`);
   }
   lines.push(`  ${'--help'.padEnd(26)} show this help`);
   return lines.join('\n');
