@@ -73,6 +73,18 @@ export const OPTIONS = {
     description: 'largest request body accepted, in bytes (413 above it)',
     env: 'REFRAIN_MAX_BODY_BYTES',
   }),
+  httpStallTimeout: opt(duration(1, 3600).default(10), {
+    description: 'seconds a response may wait for a client that reads none of it before the connection is closed',
+    env: 'REFRAIN_HTTP_STALL_TIMEOUT',
+  }),
+  maxUrlBytes: opt(int(256, 1024 * 1024).default(8192), {
+    description: 'longest request target (path and query) accepted, in bytes (414 above it)',
+    env: 'REFRAIN_MAX_URL_BYTES',
+  }),
+  maxHeaderBytes: opt(int(1024, 1024 * 1024).default(16_384), {
+    description: 'largest total of request header fields accepted, in bytes (431 above it)',
+    env: 'REFRAIN_MAX_HEADER_BYTES',
+  }),
   lyricslensSunset: opt(z.iso.date().default('2026-09-01'), {
     description: 'date from which track.lyricslens.get answers 410 (extend it to keep the old method alive)',
     env: 'REFRAIN_LYRICSLENS_SUNSET',
@@ -164,6 +176,14 @@ export const OPTIONS = {
     description: "logged-in OAuth sessions kept per client address; a login beyond it ends the address's oldest",
     env: 'REFRAIN_OAUTH_SESSIONS_PER_ADDRESS',
   }),
+  oauthLoginAttempts: opt(int(1, 1000).default(5), {
+    description: 'OAuth login attempts that are not successes allowed per e-mail and per client address within --oauth-login-window (429 beyond)',
+    env: 'REFRAIN_OAUTH_LOGIN_ATTEMPTS',
+  }),
+  oauthLoginWindow: opt(duration(1, 7 * 86_400).default(900), {
+    description: 'the window of --oauth-login-attempts, in seconds or with s/m/h/d (15m)',
+    env: 'REFRAIN_OAUTH_LOGIN_WINDOW',
+  }),
   strict: opt(bool.default(false), { description: 'abort on the first bad line, with nothing applied' }),
   batch: opt(int(1, 100_000).default(2000), { description: 'records written per LMDB transaction' }),
   progress: opt(bool.optional(), { description: 'show a progress bar (default: when stderr is a terminal)' }),
@@ -254,9 +274,11 @@ export const COMMANDS = {
       'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
       'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
-      'oauthSigninTtl', 'oauthSessionsPerAddress',
+      'oauthSigninTtl', 'oauthSessionsPerAddress', 'oauthLoginAttempts', 'oauthLoginWindow',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
-      'unknownKeyCache', 'unknownKeyCacheBytes', 'trackingTokenTtl', 'trackingReplayWindow', 'trackingDedupeEntries',
+      'unknownKeyCache', 'unknownKeyCacheBytes',
+      'httpStallTimeout', 'maxUrlBytes', 'maxHeaderBytes',
+      'trackingTokenTtl', 'trackingReplayWindow', 'trackingDedupeEntries',
     ),
   },
   import: {
@@ -285,6 +307,7 @@ export const COMMANDS = {
     summary: 'register an OAuth client (its secret is shown once)',
     positionals: '',
     schema: pick('data', 'name', 'redirectUri', 'grantTypes', 'scopes', 'plan', 'quota', 'rate', 'country', 'json'),
+    describe: { name: 'name of the OAuth client, shown on the consent page (required)' },
   },
   'clients list': { summary: 'list OAuth clients (never their secrets)', positionals: '', schema: pick('data', 'json') },
   'clients revoke': {
@@ -296,6 +319,7 @@ export const COMMANDS = {
     summary: 'create a user who can log in to the OAuth consent page',
     positionals: '',
     schema: pick('data', 'email', 'name', 'passwordStdin', 'json'),
+    describe: { name: "the user's display name, shown on the consent page and as the name claim of the profile scope (required)" },
   },
   'users list': { summary: 'list users (never their password hashes)', positionals: '', schema: pick('data', 'json') },
   'users disable': {
@@ -401,11 +425,13 @@ function describeDefault(field: z.ZodType): string {
 /** `--help` text of a command, generated from its schema. */
 export function helpText(command: CommandName): string {
   const { schema, summary, positionals } = COMMANDS[command];
+  // A shared option (--name) may mean something particular to this command.
+  const describe = ((COMMANDS[command] as { describe?: Record<string, string> }).describe ?? {}) as Record<string, string>;
   const lines = [`refrain ${command}${positionals ? ` ${positionals}` : ''} [options]`, '', `  ${summary}`, '', 'Options:'];
   for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     const meta = metaOf(field);
     const flag = `--${kebab(name)}${isBoolean(field) ? '' : ' <value>'}`;
-    lines.push(`  ${flag.padEnd(26)} ${meta.description}${describeDefault(field)}${meta.env ? ` [env ${meta.env}]` : ''}`);
+    lines.push(`  ${flag.padEnd(26)} ${describe[name] ?? meta.description}${describeDefault(field)}${meta.env ? ` [env ${meta.env}]` : ''}`);
   }
   lines.push(`  ${'--help'.padEnd(26)} show this help`);
   return lines.join('\n');

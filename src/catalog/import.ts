@@ -14,6 +14,7 @@ import { parseLine, type HashedRecord, type ParsedBatch, type ParseRequest, type
 import type { Catalog } from './store.js';
 import { RefrainError } from '../errors.js';
 import { siblingModule } from '../util/one-shot-worker.js';
+import { errorCode, FILE_ERROR, fileProblem } from '../util/file-errors.js';
 
 export interface ImportReport {
   files: string[];
@@ -54,20 +55,25 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
   };
   let bytesTotal = 0;
   for (const file of files) {
+    let info;
     try {
-      bytesTotal += (await stat(file)).size;
-    } catch {
-      throw new RefrainError(400, `cannot read ${file}: no such file`);
+      info = await stat(file);
+    } catch (e) {
+      throw new RefrainError(400, `cannot read ${file}: ${fileProblem(e)}`);
     }
+    if (!info.isFile()) throw new RefrainError(400, `cannot read ${file}: ${info.isDirectory() ? 'a directory' : 'not a regular file'}, not a catalog file`);
+    bytesTotal += info.size;
   }
-  if (options.strict) await validateAll(files);
+  if (options.strict) await validateAll(files).catch((e: unknown) => {
+      throw fileFailure(e);
+    });
 
   let tracks = 0;
   const request: ParseRequest = { files, batch: options.batch ?? 2000 };
   const worker = new Worker(WORKER_URL, { workerData: request });
   try {
     await new Promise<void>((resolve, reject) => {
-      worker.on('error', reject);
+      worker.on('error', (e) => reject(fileFailure(e)));
       worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the import's reading thread exited with ${code}`))));
       worker.on('message', (message: ParsedBatch | 'done') => {
         if (message === 'done') return resolve();
@@ -91,6 +97,14 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
   report.seconds = (performance.now() - started) / 1000;
   report.tracksPerSecond = Math.round(tracks / Math.max(report.seconds, 1e-3));
   return report;
+}
+
+/**
+ * A file the reading thread (or strict mode's first pass) could not read or decompress becomes a
+ * RefrainError with its one-line message; other errors pass unchanged.
+ */
+function fileFailure(e: unknown): unknown {
+  return errorCode(e) === FILE_ERROR ? new RefrainError(400, `cannot read ${(e as Error).message}`) : e;
 }
 
 function count(report: ImportReport, outcome: Outcome): void {

@@ -5,7 +5,12 @@
  */
 import { z } from 'zod';
 
-const id = z.coerce.number().int().min(1).max(0xffff_fffe);
+const ID = 'a whole number from 1 to 4294967294';
+/**
+ * An id, as a number or its digits. A missing one says "missing", not zod's "expected number,
+ * received NaN" of coercing undefined (issue 11 #17); `.optional()` still lets it be absent.
+ */
+const id = z.custom((v) => v !== undefined, 'missing (required)').pipe(z.coerce.number({ error: ID }).int(ID).min(1, ID).max(0xffff_fffe, ID));
 const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v === true || v === 1 ? 1 : 0));
 const str = z.string().max(100_000);
 const url = z.string().max(2000);

@@ -2,10 +2,13 @@
  * The `refrain` subcommands other than `serve`: import, generate and keys. Each takes its parsed
  * config from the one option table of src/config.ts.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
-import type { Writable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { RefrainError } from '../errors.js';
+import { fileProblem } from '../util/file-errors.js';
 import type { CommandConfig } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { importFiles, type ImportReport } from '../catalog/import.js';
@@ -34,8 +37,12 @@ export async function runImport(config: CommandConfig<'import'>, files: string[]
   }
   const index = config.noIndex ? undefined : await indexWithProgress(config.data, false, progress);
   emit(config.json, { ...report, index }, () => importSummary(report) + (index ? `\n${indexSummary(index)}` : ''));
-  return 0;
+  // The good lines are imported, but a script must notice the rejected ones (docs/operations.md).
+  return report.rejected > 0 ? IMPORT_REJECTED_EXIT : 0;
 }
+
+/** Exit code of an import that applied its good lines and rejected others. */
+export const IMPORT_REJECTED_EXIT = 3;
 
 /** `refrain index`: build a new index generation unless the current one covers the catalog. */
 export async function runIndex(config: CommandConfig<'index'>): Promise<number> {
@@ -66,28 +73,46 @@ export function importSummary(r: ImportReport): string {
   return lines.join('\n');
 }
 
-/** Write a generated catalog to a stream, honouring backpressure; gzip when the name ends in .gz. */
+/**
+ * Write a generated catalog to a file (gzip when the name ends in .gz) or to standard output,
+ * honouring backpressure. The file is opened first, so a bad path fails at once with its name and
+ * the problem (RefrainError), never as an unhandled stream error.
+ */
 export async function writeCatalog(
   options: { tracks: number; seed: number },
   out: string | undefined,
   onTrack?: (tracks: number) => void,
 ): Promise<GenerateStats> {
   const { lines, stats } = generateCatalog(options);
-  const file = out ? createWriteStream(out) : process.stdout;
-  const sink: Writable = out?.endsWith('.gz') ? createGzip({ level: 4 }) : file;
-  if (sink !== file) sink.pipe(file);
-  let chunk = '';
-  for (const line of lines) {
-    chunk += line + '\n';
-    if (chunk.length < 1 << 16) continue;
-    if (!sink.write(chunk)) await once(sink, 'drain');
-    chunk = '';
-    onTrack?.(stats.tracks);
+  function* chunks(): Generator<string> {
+    let chunk = '';
+    for (const line of lines) {
+      chunk += line + '\n';
+      if (chunk.length < 1 << 16) continue;
+      yield chunk;
+      chunk = '';
+      onTrack?.(stats.tracks);
+    }
+    if (chunk) yield chunk;
   }
-  if (out) {
-    sink.end(chunk);
-    await once(file, 'finish');
-  } else if (chunk && !sink.write(chunk)) await once(sink, 'drain');
+  if (!out) {
+    for (const chunk of chunks()) if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+    return stats;
+  }
+  let fd: number;
+  try {
+    fd = openSync(out, 'w');
+  } catch (e) {
+    throw new RefrainError(400, `cannot write ${out}: ${fileProblem(e)}`);
+  }
+  const file = createWriteStream(out, { fd });
+  try {
+    const source = Readable.from(chunks(), { objectMode: false });
+    if (out.endsWith('.gz')) await pipeline(source, createGzip({ level: 4 }), file);
+    else await pipeline(source, file);
+  } catch (e) {
+    throw new RefrainError(400, `cannot write ${out}: ${fileProblem(e)}`);
+  }
   return stats;
 }
 

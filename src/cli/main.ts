@@ -4,6 +4,8 @@
  * `oauth-keys rotate`; the feeds: `feeds build|list|prune` and `sync` (a replica).
  * Every option comes from the one schema in src/config.ts; `--help` is generated from it.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { COMMANDS, helpText, parseCommand, UsageError, type CommandName } from '../config.js';
 import { RefrainError } from '../errors.js';
 import { runGenerate, runImport, runIndex, runKeys } from './commands.js';
@@ -11,13 +13,14 @@ import { joinRepeatedFlag, runClients, runOAuthKeys, runUsers } from './oauth-co
 import { runServe } from './serve.js';
 import { runFeeds, runSync } from './feeds-commands.js';
 import { StartupError } from '../http/server.js';
+import { fileProblem, isFileError } from '../util/file-errors.js';
 
 const USAGE = `usage: refrain <command> [options]
 
 Commands:
 ${(Object.keys(COMMANDS) as CommandName[]).map((c) => `  ${c.padEnd(18)} ${COMMANDS[c].summary}`).join('\n')}
 
-Run \`refrain <command> --help\` for a command's options.`;
+Run \`refrain <command> --help\` for a command's options, \`refrain --version\` for the version.`;
 
 /** The command the words name: two words (`keys create`) or one (`serve`). */
 function commandOf(argv: string[]): { name: CommandName; rest: string[] } | undefined {
@@ -27,12 +30,40 @@ function commandOf(argv: string[]): { name: CommandName; rest: string[] } | unde
   return undefined;
 }
 
+/** The package's version, from the package.json above this file (src/ under tests, dist/src/ built). */
+function version(): string {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'refrain' && pkg.version) return pkg.version;
+    } catch {
+      // no package.json here: look in the parent
+    }
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
+}
+
+/** Command words as typed, for "unknown command": `keys dance` when `keys` is a group, else one word. */
+function typedCommand(argv: string[]): string {
+  const group = (Object.keys(COMMANDS) as string[]).some((c) => c.startsWith(`${argv[0]} `));
+  return group && argv[1] && !argv[1].startsWith('-') ? `${argv[0]} ${argv[1]}` : argv[0];
+}
+
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
   const command = commandOf(argv);
   if (!command) {
-    const asked = argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help';
-    (asked ? process.stdout : process.stderr).write(`${USAGE}\n`);
-    return asked ? 0 : 2;
+    if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    // No command at all is a usage error too (exit 2), so a script that lost its arguments fails.
+    const what = argv.length === 0 ? 'no command given' : `unknown command '${typedCommand(argv)}'`;
+    process.stderr.write(`refrain: ${what}\n\n${USAGE}\n`);
+    return 2;
   }
   if (command.rest.includes('--help') || command.rest.includes('-h')) {
     process.stdout.write(`${helpText(command.name)}\n`);
@@ -90,7 +121,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`refrain ${command.name}: ${e.message}\n`);
       return 1;
     }
-    throw e;
+    // Anything else still gets one line, not a stack trace (issue 11 #17); REFRAIN_DEBUG=1 shows it.
+    if (process.env.REFRAIN_DEBUG) process.stderr.write(`${(e as Error)?.stack ?? String(e)}\n`);
+    const where = typeof (e as { path?: unknown })?.path === 'string' ? `${(e as { path: string }).path}: ` : '';
+    const hint = process.env.REFRAIN_DEBUG ? '' : ' (REFRAIN_DEBUG=1 shows the stack trace)';
+    process.stderr.write(`refrain ${command.name}: ${where}${fileProblem(e)}${isFileError(e) ? '' : hint}\n`);
+    return 1;
   }
 }
 

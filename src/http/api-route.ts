@@ -53,6 +53,14 @@ const PREFIX = '/ws/1.1/';
 const JSON_OUT: OutputFormat = { format: 'json', callback: '' };
 
 export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpRequest) => void {
+  // The OpenAPI document as bytes, encoded once: it is large, and every request for it would
+  // otherwise encode it again.
+  let openapi: { text: string; bytes: Buffer } | undefined;
+  const openapiBytes = (): Buffer => {
+    const text = deps.openapi();
+    if (openapi?.text !== text) openapi = { text, bytes: Buffer.from(text) };
+    return openapi.bytes;
+  };
   return (res, req) => {
     const started = performance.now();
     const [path, query] = pathAndQuery(req);
@@ -68,7 +76,7 @@ export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpReque
     if (incoming.name === 'openapi.json' && (incoming.verb === 'get' || incoming.verb === 'head')) {
       res.writeHeader('content-type', 'application/json; charset=utf-8');
       res.writeHeader('access-control-allow-origin', deps.response.corsOrigin);
-      return void res.end(deps.openapi());
+      return void res.end(openapiBytes());
     }
     handle(deps, res, incoming, started);
   };

@@ -24,6 +24,7 @@ import { ResponseCache } from './response-cache.js';
 import { apiRoute } from './api-route.js';
 import { sharePageRoute, trackingRoute } from './pages.js';
 import { STATUS_LINE } from './status.js';
+import { withConnectionRules } from './connection.js';
 import { createLogger } from '../log.js';
 import { loadOrCreateSecret } from '../util/secret.js';
 import { mountOAuth, openOAuth, type OAuthStores } from '../oauth/routes.js';
@@ -48,7 +49,7 @@ export interface RunningServer {
   usage: Usage;
   hits: Hits;
   /** The OAuth authorization server's stores and token service (tests create clients and users here). */
-  oauth: Omit<OAuthStores, 'signin'> & { tokens: TokenService };
+  oauth: Omit<OAuthStores, 'signin' | 'throttle'> & { tokens: TokenService };
   /** Re-read keys now instead of within the next second (after a revoke, say). */
   refreshKeys(): void;
   /** Drop cached answers now if the catalog changed, instead of within the next poll. */
@@ -117,6 +118,8 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const oauth = await openOAuth(catalog.root, config.data, clock, {
     signinTtlMs: config.oauthSigninTtl * 1000,
     sessionsPerAddress: config.oauthSessionsPerAddress,
+    loginAttempts: config.oauthLoginAttempts,
+    loginWindowMs: config.oauthLoginWindow * 1000,
   });
   const metrics = new Metrics();
   metrics.watchIndex(() => index.stats);
@@ -160,7 +163,13 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
 
   // Routes are mounted once the port is known: the default OAuth issuer is the base URL, which holds
   // it. uWS calls the listen callback synchronously, so no request is read before they are.
-  const tokens = mountOAuth(app, oauth, {
+  // Every route is mounted through the connection rules (bounded output, HEAD, request limits).
+  const routes = withConnectionRules(app, {
+    stallMs: config.httpStallTimeout * 1000,
+    maxUrlBytes: config.maxUrlBytes,
+    maxHeaderBytes: config.maxHeaderBytes,
+  });
+  const tokens = mountOAuth(routes, oauth, {
     issuer: config.issuer ?? url,
     accessTtl: config.accessTokenTtl,
     insecureCookies: config.oauthInsecureCookies,
@@ -172,7 +181,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     unknownKeyEntries: config.unknownKeyCache,
     unknownKeyBytes: config.unknownKeyCacheBytes,
   });
-  app.any(
+  routes.any(
     '/ws/1.1/*',
     apiRoute({
       catalog, index, guard, usage, links, metrics, logger, methods,
@@ -185,11 +194,11 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       openapi: () => openapi,
     }),
   );
-  app.get('/healthz', (res) => json(res, 200, { status: 'ok' }));
-  app.get('/readyz', (res) =>
+  routes.get('/healthz', (res) => json(res, 200, { status: 'ok' }));
+  routes.get('/readyz', (res) =>
     json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'starting', tracks: ready ? catalog.trackCount() : 0, index: ready ? index.stats : undefined }),
   );
-  app.get('/metrics', (res) => {
+  routes.get('/metrics', (res) => {
     let aborted = false;
     res.onAborted(() => (aborted = true));
     metrics.text().then(
@@ -206,10 +215,11 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       },
     );
   });
-  app.get('/t1.0/:kind/:token', trackingRoute(links, hits));
-  app.get('/lyrics/:id/*', sharePageRoute(catalog));
-  feeds.mount(app);
-  app.any('/*', (res, req) => json(res, 404, { error: `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`, api: '/ws/1.1/<method>' }));
+  routes.get('/t1.0/:kind/:token', trackingRoute(links, hits));
+  routes.get('/lyrics/:id/*', sharePageRoute(catalog));
+  feeds.mount(routes);
+  routes.any('/*', (res, req) => json(res, 404, { error: `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`, api: '/ws/1.1/<method>' }));
+  routes.finish();
 
   const flush = () => Promise.all([usage.flush(), hits.flush()]).catch((err: unknown) => logger.error({ err }, 'writing counters failed'));
   let closed = false;

@@ -13,7 +13,9 @@ export const STATUS_LINE: Record<number, string> = {
   405: '405 Method Not Allowed',
   410: '410 Gone',
   413: '413 Payload Too Large',
+  414: '414 URI Too Long',
   429: '429 Too Many Requests',
+  431: '431 Request Header Fields Too Large',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
 };

@@ -127,16 +127,15 @@ export class Authorization {
     if (!pending) throw expired();
     const email = normalizeEmail(form.email ?? '');
     const keys = [`email:${email}`, `ip:${incoming.ip}`];
-    const wait = this.deps.throttle.retryAfter(keys);
-    if (wait > 0) {
+    // Counted before the password is checked: concurrent guesses see each other (a failure until it succeeds).
+    const counted = this.deps.throttle.begin(keys);
+    if ('retryAfter' in counted) {
+      const wait = counted.retryAfter;
       throw new PageError(429, 'Too many attempts', `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute(s).`, { 'retry-after': String(wait) });
     }
     const user = email && form.password ? await this.deps.users.verifyPassword(email, form.password) : undefined;
-    if (!user) {
-      this.deps.throttle.fail(keys);
-      return redirect(`login?request=${encodeURIComponent(form.request)}&failed=1`);
-    }
-    this.deps.throttle.clear(keys[0]);
+    if (!user) return redirect(`login?request=${encodeURIComponent(form.request)}&failed=1`);
+    this.deps.throttle.succeeded(counted.attempt);
     // The first write of the sign-in: a new session (new id: no fixation), replacing the browser's old one if any.
     const replaces = this.deps.sessions.get(sid) ? sid : undefined;
     const next = await this.deps.sessions.login({ userId: user.user_id, ip: incoming.ip, request: pending, replaces });

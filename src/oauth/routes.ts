@@ -28,6 +28,7 @@ export interface OAuthStores {
   keys: SigningKeys;
   sessions: SessionStore;
   signin: SignIn;
+  throttle: LoginThrottle;
 }
 
 /** The limits of the sign-in pages (docs/operations.md "Limits: OAuth sign-in"). */
@@ -36,9 +37,12 @@ export interface OAuthLimits {
   signinTtlMs: number;
   /** Logged-in sessions kept per client address. */
   sessionsPerAddress: number;
+  /** Login attempts (not successes) per e-mail and per client address within `loginWindowMs`. */
+  loginAttempts: number;
+  loginWindowMs: number;
 }
 
-export const DEFAULT_OAUTH_LIMITS: OAuthLimits = { signinTtlMs: 3600_000, sessionsPerAddress: 20 };
+export const DEFAULT_OAUTH_LIMITS: OAuthLimits = { signinTtlMs: 3600_000, sessionsPerAddress: 20, loginAttempts: 5, loginWindowMs: 15 * 60_000 };
 
 /**
  * The stores in the catalog's LMDB environment and the signing keys of `dataDir` (created on first
@@ -53,6 +57,7 @@ export async function openOAuth(root: RootDatabase, dataDir: string, clock: () =
     keys: await SigningKeys.open(dataDir),
     sessions,
     signin: new SignIn(loadOrCreateSecret(dataDir, 'oauth-signin.key'), limits.signinTtlMs, clock),
+    throttle: new LoginThrottle(clock, limits.loginAttempts, limits.loginWindowMs),
   };
   sessions.startPurging();
   return stores;
@@ -72,10 +77,10 @@ export interface MountOptions {
 
 /** Mount the OAuth endpoints on `app` and return the token service the API's guard verifies with. */
 export function mountOAuth(app: TemplatedApp, stores: OAuthStores, options: MountOptions): TokenService {
-  const { clients, users, grants, keys, sessions, signin } = stores;
+  const { clients, users, grants, keys, sessions, signin, throttle } = stores;
   const { issuer, logger, clock, accessLog } = options;
   const tokens = new TokenService({ keys, grants, clients, users, issuer, accessTtl: options.accessTtl, clock });
-  const pages = new Authorization({ clients, users, grants, sessions, signin, throttle: new LoginThrottle(clock), issuer, insecureCookies: options.insecureCookies, clock });
+  const pages = new Authorization({ clients, users, grants, sessions, signin, throttle, issuer, insecureCookies: options.insecureCookies, clock });
   const page = { logger, accessLog, fail: pageFailure };
   const form = { ...page, body: true };
   const endpoint = { logger, accessLog, fail: jsonFailure, body: true };

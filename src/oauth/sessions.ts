@@ -269,10 +269,22 @@ export class SessionStore {
   }
 }
 
+/** A login attempt counted before its password is checked (LoginThrottle.begin). */
+export interface Attempt {
+  keys: string[];
+  /** When it was counted, ms since the epoch. */
+  at: number;
+}
+
 /**
- * Login throttling: `limit` failures per e-mail or per client address within `windowMs` refuse
- * further attempts until the oldest failure leaves the window. In memory: one server process
- * serves the login pages, and a restart forgetting failures is acceptable.
+ * Login throttling: at most `limit` attempts that are not successes per e-mail or per client
+ * address within `windowMs`; beyond, attempts are refused until the oldest leaves the window.
+ *
+ * An attempt is counted when it **starts** (`begin`), before its password is checked, and stays
+ * counted as a failure unless it succeeds (`succeeded`): however many arrive at once, at most
+ * `limit` passwords are checked per key and window (the check takes ~100 ms of scrypt, and counting
+ * after it let 150 parallel guesses through). In memory: one server process serves the login
+ * pages, and a restart forgetting failures is acceptable.
  */
 export class LoginThrottle {
   private failures = new Map<string, number[]>();
@@ -284,26 +296,35 @@ export class LoginThrottle {
     private readonly maxKeys = 100_000,
   ) {}
 
-  /** Seconds to wait before another attempt for any of `keys`, 0 when allowed. */
-  retryAfter(keys: string[]): number {
+  /**
+   * Count an attempt for every key of `keys` (an e-mail's and an address's) now, or refuse it:
+   * `retryAfter` is the seconds until one of the keys may try again.
+   */
+  begin(keys: string[]): { attempt: Attempt } | { retryAfter: number } {
     const now = this.clock();
     let wait = 0;
     for (const key of keys) {
       const recent = this.recent(key, now);
       if (recent.length >= this.limit) wait = Math.max(wait, Math.ceil((recent[recent.length - this.limit] + this.windowMs - now) / 1000));
     }
-    return wait;
-  }
-
-  fail(keys: string[]): void {
-    const now = this.clock();
+    if (wait > 0) return { retryAfter: wait };
     if (this.failures.size >= this.maxKeys) this.prune(now);
     for (const key of keys) this.failures.set(key, [...this.recent(key, now), now].slice(-this.limit));
+    return { attempt: { keys, at: now } };
   }
 
-  /** A successful login clears its e-mail's failures (not the address's: one account must not unlock an address). */
-  clear(key: string): void {
-    this.failures.delete(key);
+  /**
+   * The attempt succeeded: it no longer counts, and its e-mail's failures are cleared (not the
+   * address's: one account must not unlock an address). The e-mail is `keys[0]`.
+   */
+  succeeded(attempt: Attempt): void {
+    const [email, ...others] = attempt.keys;
+    this.failures.delete(email);
+    for (const key of others) {
+      const times = this.failures.get(key);
+      const i = times?.indexOf(attempt.at) ?? -1;
+      if (times && i !== -1) times.splice(i, 1);
+    }
   }
 
   private recent(key: string, now: number): number[] {
@@ -311,7 +332,7 @@ export class LoginThrottle {
   }
 
   private prune(now: number): void {
-    for (const [key, times] of this.failures) if (times[times.length - 1] <= now - this.windowMs) this.failures.delete(key);
+    for (const [key, times] of this.failures) if (times.length === 0 || times[times.length - 1] <= now - this.windowMs) this.failures.delete(key);
     // Still full (an attack from many addresses): forget the oldest half rather than grow without bound.
     if (this.failures.size >= this.maxKeys) {
       let drop = this.failures.size / 2;
