@@ -27,6 +27,7 @@ function send(res: HttpResponse, status: number, type: string, body: string | Bu
  * A tracking URL: 404 for a token that is malformed or forged, 410 for an expired one (not counted),
  * else 200 with the pixel, script or page; `x-refrain-tracking` says whether the hit was `counted`
  * or a `repeat` of the same token from the same address within the replay window (not counted).
+ * HEAD answers the same status and counts nothing.
  */
 export function trackingRoute(links: Links, hits: Hits) {
   return (res: HttpResponse, req: HttpRequest): void => {
@@ -37,7 +38,9 @@ export function trackingRoute(links: Links, hits: Hits) {
     if (!links.live(hit)) {
       return send(res, 410, 'text/plain', `tracking token expired at ${new Date(hit.expires).toISOString()}: not counted (tracking URLs last ${links.ttlText()} from the answer that gave them)\n`);
     }
-    const outcome = hits.record(hit, Buffer.from(res.getRemoteAddressAsText()).toString(), token) ? 'counted' : 'repeat';
+    // HEAD (link checkers, prefetchers) shows nothing to anyone: answered like GET, never counted.
+    const head = req.getMethod().toLowerCase() === 'head';
+    const outcome = head ? undefined : hits.record(hit, Buffer.from(res.getRemoteAddressAsText()).toString(), token) ? 'counted' : 'repeat';
     if (kind === 'img') return send(res, 200, 'image/gif', PIXEL, outcome);
     if (kind === 'js') return send(res, 200, 'application/javascript; charset=utf-8', '/* recorded */\n', outcome);
     send(res, 200, 'text/html; charset=utf-8', '<!doctype html><title>recorded</title>\n', outcome);

@@ -12,9 +12,5 @@ t.test('malformed keys: 401 in the API envelope, with the shape in the hint', as
     t.match(r.json.message.header.hint, /^malformed apikey: a key is 32 characters 0-9 and a-f/);
     t.equal(r.headers.get('x-refrain-header-hint'), r.json.message.header.hint);
   }
-  const legacy = await startTestServer(t, { flags: ['--legacy-http-200'] });
-  const r = await legacy.get('/ws/1.1/track.get', { track_id: 1, apikey: 'short' });
-  t.equal(r.status, 200, 'legacy mode: HTTP 200');
-  t.equal(r.json.message.header.status_code, 401, 'and 401 in the envelope');
   t.equal((await s.get('/ws/1.1/track.get', { track_id: 1, apikey: s.keys.free })).status, 200, 'a real key still works');
 });

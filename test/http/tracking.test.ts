@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTestServer } from '../helpers/server.js';
 import { ReplayWindow } from '../../src/auth/hits.js';
+import { Links } from '../../src/api/links.js';
+import { parseCommand } from '../../src/config.js';
 
 const DAY = 86_400_000;
 
@@ -22,6 +24,10 @@ t.test('tracking URLs: replays count once, expired tokens answer 410 and count n
   t.ok(Math.abs(expiry - (now + 7 * DAY)) <= 1000, 'which is 7 days away by default');
 
   t.test('300 replays of one pixel URL count once', async (t) => {
+    const head = await fetch(lyrics.pixel_tracking_url, { method: 'HEAD' });
+    t.equal(head.status, 200, 'HEAD answers like GET');
+    t.equal(head.headers.get('x-refrain-tracking'), null, 'and counts nothing');
+    t.same(s.server.hits.count(keyId, 1), {});
     const outcomes: Record<string, number> = {};
     for (let i = 0; i < 300; i++) {
       const r = await fetch(lyrics.pixel_tracking_url);
@@ -75,14 +81,20 @@ t.test('tracking URLs: replays count once, expired tokens answer 410 and count n
 });
 
 t.test('--tracking-token-ttl and --tracking-replay-window', async (t) => {
-  let now = Date.now();
-  const s = await startTestServer(t, { flags: ['--tracking-token-ttl', '1h', '--tracking-replay-window', '0'], server: { clock: () => now } });
-  const lyrics = (await s.get('/ws/1.1/track.lyrics.get', { track_id: 1, apikey: s.keys.basic })).json.message.body.lyrics;
-  for (let i = 0; i < 3; i++) t.equal((await fetch(lyrics.pixel_tracking_url)).headers.get('x-refrain-tracking'), 'counted', 'no window: every hit counts');
-  now += 3600_000 + 1000;
-  const r = await fetch(lyrics.pixel_tracking_url);
-  t.equal(r.status, 410);
-  t.match(await r.text(), /tracking URLs last 1 hour from the answer that gave them/);
+  const { config } = parseCommand('serve', ['--tracking-token-ttl', '1h', '--tracking-replay-window', '0', '--tracking-dedupe-entries', '5'], {});
+  t.match(config, { trackingTokenTtl: 3600, trackingReplayWindow: 0, trackingDedupeEntries: 5 });
+  t.match(parseCommand('serve', [], {}).config, { trackingTokenTtl: 7 * 86_400, trackingReplayWindow: 3600, trackingDedupeEntries: 200_000 }, 'defaults');
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const links = new Links('http://x', Buffer.from('secret'), { ttlSeconds: config.trackingTokenTtl, legacySince: now, clock: () => now });
+  const token = links.tracking('k_1', 1, 'lyrics').pixel_tracking_url.split('/').pop()!;
+  const hit = links.verify(token)!;
+  t.equal(hit.expires, now + 3600_000);
+  t.equal(links.ttlText(), '1 hour');
+  t.ok(links.live(hit));
+  now += 3600_000;
+  t.notOk(links.live(hit), 'expired one TTL later');
+  const noWindow = new ReplayWindow({ windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries }, () => now);
+  t.ok(noWindow.first('a', token) && noWindow.first('a', token), 'window 0: every hit counts');
 });
 
 t.test('the dedupe table is bounded, and forgets pairs as their window passes', async (t) => {
