@@ -108,10 +108,18 @@ export const OPTIONS = {
     env: 'REFRAIN_CORS_ORIGIN',
   }),
   logLevel: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'), {
-    description: 'log level of the JSON logs on stdout',
+    description: 'log level of the logs (JSON on stdout unless --log-file or a terminal)',
     env: 'LOG_LEVEL',
   }),
   accessLog: opt(bool.default(false), { description: 'log one line per request', env: 'REFRAIN_ACCESS_LOG' }),
+  logFile: opt(z.string().min(1).optional(), {
+    description: 'write the JSON logs to this file (appended) instead of standard output, which then shows only the startup messages',
+    env: 'REFRAIN_LOG_FILE',
+  }),
+  logFormat: opt(z.enum(['auto', 'json', 'pretty']).default('auto'), {
+    description: 'logs on standard output: JSON lines, or one readable line each; auto is readable on a terminal, JSON otherwise',
+    env: 'REFRAIN_LOG_FORMAT',
+  }),
   issuer: opt(
     z
       .url({ protocol: /^https?$/ })
@@ -221,6 +229,7 @@ export const COMMANDS = {
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
       'indexThreads', 'indexQueue', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
+      'progress', 'logFile', 'logFormat',
     ),
   },
   import: {
