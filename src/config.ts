@@ -146,10 +146,18 @@ export const OPTIONS = {
     env: 'REFRAIN_TRACKING_DEDUPE_ENTRIES',
   }),
   logLevel: opt(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'), {
-    description: 'log level of the JSON logs on stdout',
+    description: 'log level of the logs (JSON on stdout unless --log-file or a terminal)',
     env: 'LOG_LEVEL',
   }),
   accessLog: opt(bool.default(false), { description: 'log one line per request', env: 'REFRAIN_ACCESS_LOG' }),
+  logFile: opt(z.string().min(1).optional(), {
+    description: 'write the JSON logs to this file (appended) instead of standard output, which then shows only the startup messages',
+    env: 'REFRAIN_LOG_FILE',
+  }),
+  logFormat: opt(z.enum(['auto', 'json', 'pretty']).default('auto'), {
+    description: 'logs on standard output: JSON lines, or one readable line each; auto is readable on a terminal, JSON otherwise',
+    env: 'REFRAIN_LOG_FORMAT',
+  }),
   issuer: opt(
     z
       .url({ protocol: /^https?$/ })
@@ -279,6 +287,7 @@ export const COMMANDS = {
       'unknownKeyCache', 'unknownKeyCacheBytes',
       'httpStallTimeout', 'maxUrlBytes', 'maxHeaderBytes',
       'trackingTokenTtl', 'trackingReplayWindow', 'trackingDedupeEntries',
+      'progress', 'logFile', 'logFormat',
     ),
   },
   import: {

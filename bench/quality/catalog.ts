@@ -217,7 +217,7 @@ export async function ensureCatalog(tracks: number, options: { reindex: boolean 
 
   console.error('refrain import…');
   const files = generated > 0 ? [keptFile, generatedFile] : [keptFile];
-  const imported = await refrain(['import', '--data', paths.refrainData, '--batch', '5000', '--json', ...files]);
+  const imported = await refrain(['import', '--data', paths.refrainData, '--batch', '5000', '--json', ...files], [0, 3]);
   const report = JSON.parse(imported.stdout) as { rejected: number };
   if (report.rejected > 0) console.error(`warning: the import rejected ${report.rejected} lines`);
   const index = await buildIndex(paths, false);

@@ -14,8 +14,11 @@ export interface CliRun {
   seconds: number;
 }
 
-/** Run `refrain <args…>`; stderr (progress, errors) goes to ours; rejects on a non-zero exit. */
-export function refrain(args: string[]): Promise<CliRun> {
+/**
+ * Run `refrain <args…>`; stderr (progress, errors) goes to ours; rejects on an exit code not in
+ * `ok` (`import` exits 3 when it rejected lines, docs/operations.md).
+ */
+export function refrain(args: string[], ok: readonly number[] = [0]): Promise<CliRun> {
   const started = performance.now();
   const child = spawn(process.execPath, [REFRAIN_BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const chunks: Buffer[] = [];
@@ -24,7 +27,7 @@ export function refrain(args: string[]): Promise<CliRun> {
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       const stdout = Buffer.concat(chunks).toString('utf8');
-      if (code === 0) resolve({ stdout, seconds: (performance.now() - started) / 1000 });
+      if (code !== null && ok.includes(code)) resolve({ stdout, seconds: (performance.now() - started) / 1000 });
       else reject(new Error(`refrain ${args.join(' ')} failed (${signal ?? `exit ${code}`}): ${stdout.slice(0, 500)}`));
     });
   });

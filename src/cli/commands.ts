@@ -24,15 +24,17 @@ export async function runImport(config: CommandConfig<'import'>, files: string[]
   const progress = config.progress ?? (!config.json && Boolean(process.stderr.isTTY));
   const catalog = Catalog.open(config.data);
   let report: ImportReport;
+  const bar = progressBar('importing', progress);
   try {
-    const bar = progressBar('importing', progress);
+    let tracks = 0;
     report = await importFiles(catalog, files, {
       strict: config.strict,
       batch: config.batch,
-      onProgress: (read, total, tracks) => bar.update(tracks, total ? read / total : 0),
+      onProgress: (read, total, n) => bar.update((tracks = n), total ? read / total : 0),
     });
-    bar.finish();
+    bar.finish(tracks);
   } finally {
+    bar.stop();
     await catalog.close();
   }
   const index = config.noIndex ? undefined : await indexWithProgress(config.data, false, progress);
@@ -51,9 +53,16 @@ export async function runIndex(config: CommandConfig<'index'>): Promise<number> 
   return 0;
 }
 
-function indexWithProgress(dataDir: string, force: boolean, progress: boolean): Promise<BuildReport> {
+/** Build the index with a progress bar that ends at 100% with the number of tracks indexed. */
+export async function indexWithProgress(dataDir: string, force: boolean, progress: boolean): Promise<BuildReport> {
   const bar = progressBar('indexing', progress);
-  return buildIndex(dataDir, { force, onProgress: (n, total) => bar.update(n, total ? n / total : 0) }).finally(() => bar.finish());
+  try {
+    const report = await buildIndex(dataDir, { force, onProgress: (n, total) => bar.update(n, total ? n / total : 0, total) });
+    if (report.built) bar.finish(report.tracks);
+    return report;
+  } finally {
+    bar.stop();
+  }
 }
 
 function indexSummary(r: BuildReport): string {
@@ -119,8 +128,13 @@ export async function writeCatalog(
 export async function runGenerate(config: CommandConfig<'generate'>): Promise<number> {
   const bar = progressBar('generating', config.progress ?? (Boolean(config.out) && Boolean(process.stderr.isTTY)));
   const started = performance.now();
-  const stats = await writeCatalog(config, config.out, (n) => bar.update(n, n / config.tracks));
-  bar.finish();
+  let stats: GenerateStats;
+  try {
+    stats = await writeCatalog(config, config.out, (n) => bar.update(n, n / config.tracks, config.tracks));
+    bar.finish(stats.tracks);
+  } finally {
+    bar.stop();
+  }
   if (config.out) {
     const seconds = (performance.now() - started) / 1000;
     emit(config.json, { file: config.out, seed: config.seed, seconds, ...stats }, () =>

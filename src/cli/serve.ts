@@ -9,7 +9,9 @@ import { Catalog } from '../catalog/store.js';
 import { importFiles } from '../catalog/import.js';
 import { KeyStore } from '../auth/keys.js';
 import { startServer } from '../http/server.js';
-import { writeCatalog, importSummary } from './commands.js';
+import { createLogger, logDestination } from '../log.js';
+import { currentGeneration } from '../index/layout.js';
+import { writeCatalog, importSummary, indexWithProgress } from './commands.js';
 import { progressBar } from './progress.js';
 
 /** Seed of the demo catalog: every fresh clone serves the same demo. */
@@ -21,20 +23,31 @@ const DEMO_KEY_FILE = 'demo-key.txt';
  * works: a revoked or unknown one (the operator ran `keys revoke`, or the data directory was
  * rebuilt) is replaced, so the key printed at start is never a dead one (issue 11 #15).
  */
-export async function prepareDemo(config: ServeConfig): Promise<void> {
+export async function prepareDemo(config: ServeConfig, progress: boolean): Promise<void> {
   mkdirSync(config.data, { recursive: true });
   const catalog = Catalog.open(config.data);
   try {
     if (catalog.trackCount() === 0) {
       const file = path.join(config.data, 'demo-catalog.jsonl.gz');
       process.stderr.write(`empty catalog: generating a demo catalog of ${config.demoTracks} tracks (seed ${DEMO_SEED})…\n`);
-      const generating = progressBar('generating');
-      await writeCatalog({ tracks: config.demoTracks, seed: DEMO_SEED }, file, (n) => generating.update(n, n / config.demoTracks));
-      generating.finish();
-      const importing = progressBar('importing');
-      const report = await importFiles(catalog, [file], { onProgress: (read, total, n) => importing.update(n, read / total) });
-      importing.finish();
-      process.stderr.write(`${importSummary(report)}\n`);
+      const generating = progressBar('generating', progress);
+      try {
+        const stats = await writeCatalog({ tracks: config.demoTracks, seed: DEMO_SEED }, file, (n) =>
+          generating.update(n, n / config.demoTracks, config.demoTracks),
+        );
+        generating.finish(stats.tracks);
+      } finally {
+        generating.stop();
+      }
+      const importing = progressBar('importing', progress);
+      let tracks = 0;
+      try {
+        const report = await importFiles(catalog, [file], { onProgress: (read, total, n) => importing.update((tracks = n), read / total) });
+        importing.finish(tracks);
+        process.stderr.write(`${importSummary(report)}\n`);
+      } finally {
+        importing.stop();
+      }
     }
     const keys = new KeyStore(catalog.root);
     const saved = savedDemoKey(config.data);
@@ -76,8 +89,16 @@ function listeningOn(host: string, port: number, demo: boolean): string {
 
 export async function runServe(given: ServeConfig, explicit: ReadonlySet<string> = new Set()): Promise<number> {
   const config = given.demo && !explicit.has('host') ? { ...given, host: DEMO_HOST } : given;
-  if (config.demo) await prepareDemo(config);
-  const server = await startServer(config);
+  const progress = config.progress ?? Boolean(process.stderr.isTTY);
+  if (config.demo) await prepareDemo(config, progress);
+  const logger = createLogger(config.logLevel, logDestination({ file: config.logFile, format: config.logFormat }));
+  // The first index build, with a progress bar (the server would otherwise build it without one).
+  if (!currentGeneration(config.data)) {
+    logger.info('no index yet: building it before listening');
+    const report = await indexWithProgress(config.data, false, progress);
+    logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
+  }
+  const server = await startServer(config, { logger });
   process.stderr.write(`${listeningOn(config.host, server.port, config.demo)}\n`);
   // Without --demo a saved demo key is shown only while it still works.
   const saved = savedDemoKey(config.data);
@@ -100,11 +121,24 @@ export async function runServe(given: ServeConfig, explicit: ReadonlySet<string>
         `API description: ${server.url}/ws/1.1/openapi.json\n\n`,
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
   });
+  // One line, then a clean stop (exit 0); a second signal, or a stop past the bound, ends it at once.
+  process.stderr.write(
+    `${process.stderr.isTTY ? '\n' : ''}${signal}: stopping: no new requests, writing counters, closing the data directory ` +
+      `(${signal === 'SIGINT' ? 'Ctrl-C' : 'a signal'} again exits at once)\n`,
+  );
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
+  setTimeout(() => {
+    process.stderr.write(`did not stop within ${STOP_BOUND_MS / 1000} s: exiting\n`);
+    process.exit(1);
+  }, STOP_BOUND_MS).unref();
   await server.close();
   return 0;
 }
+
+/** Longest a stop may take after SIGINT or SIGTERM before the process exits anyway (code 1). */
+const STOP_BOUND_MS = 10_000;

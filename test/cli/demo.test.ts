@@ -21,9 +21,13 @@ function outsideAddress(): string | undefined {
 
 t.test('--demo listens on 127.0.0.1 only and says so; --host overrides it', async (t) => {
   const data = tempDir(t);
-  const demo = startCli(t, [...DEMO, '--data', data], ENV);
+  const demo = startCli(t, [...DEMO, '--data', data, '--progress'], ENV);
   const [, port] = await demo.waitForErr(/Listening on 127\.0\.0\.1:(\d+) only: other machines cannot connect \(pass --host 0\.0\.0\.0/);
   await demo.waitForErr(/API description: /);
+  // Each step of the demo's preparation draws its bar to the end (issue 11 #18).
+  t.match(demo.err(), /\rgenerating █{30} 100%  100\/100 \(/);
+  t.match(demo.err(), /\rimporting █{30} 100%  100 \(/);
+  t.match(demo.err(), /\rindexing █{30} 100%  100\/100 \(/);
   t.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
   const outside = outsideAddress();
   if (outside) await t.rejects(fetch(`http://${outside}:${port}/healthz`), 'not reachable on another interface');

@@ -4,7 +4,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { tempDir } from '../helpers/tmp.js';
+import { startCli } from '../helpers/cli.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/refrain.js');
 
@@ -42,4 +44,50 @@ t.test('a failed listen exits with a message instead of hanging on the index poo
   t.equal(r.signal, null, 'it exits by itself');
   t.equal(r.status, 1);
   t.match(r.stderr, /cannot listen on 203\.0\.113\.1:0/);
+});
+
+t.test('SIGINT prints one line and stops cleanly within a bound (issue 11 #18)', async (t) => {
+  const data = tempDir(t);
+  const serve = startCli(t, ['serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--no-feeds'], { LOG_LEVEL: 'info' });
+  const [, port] = await serve.waitForErr(/Listening on 127\.0\.0\.1:(\d+)/);
+  t.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+  const sent = performance.now();
+  serve.child.kill('SIGINT');
+  const [code, signal] = await serve.exited;
+  const ms = performance.now() - sent;
+  t.equal(code, 0, 'exit 0 (docs/operations.md)');
+  t.equal(signal, null, 'it exits by itself');
+  t.ok(ms < 15_000, `stopped in ${Math.round(ms)} ms`);
+  const said = serve.err().split('\n').filter((l) => /SIGINT/.test(l));
+  t.same(said, ['SIGINT: stopping: no new requests, writing counters, closing the data directory (Ctrl-C again exits at once)']);
+  t.notMatch(serve.err(), /^\s+at /m, 'no stack trace');
+});
+
+t.test('logs: JSON lines on a pipe, readable lines with --log-format pretty, JSON to --log-file (issue 11 #18)', async (t) => {
+  const data = tempDir(t);
+  const args = ['serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--no-feeds'];
+  const stop = async (s: ReturnType<typeof startCli>) => {
+    await s.waitForErr(/Listening on /);
+    s.child.kill('SIGTERM');
+    t.equal((await s.exited)[0], 0);
+  };
+
+  const piped = startCli(t, args, { LOG_LEVEL: 'info', REFRAIN_LOG_FORMAT: '' });
+  await stop(piped);
+  const lines = piped.out().trim().split('\n');
+  const parsed = lines.map((l) => JSON.parse(l) as { msg: string; level: number });
+  t.match(parsed.map((l) => l.msg), ['no index yet: building it before listening', 'index built', 'listening'], 'every stdout line is JSON');
+  t.notMatch(piped.out(), /Listening on|stopping/, 'human messages stay on stderr');
+
+  const pretty = startCli(t, [...args, '--log-format', 'pretty'], { LOG_LEVEL: 'info' });
+  await stop(pretty);
+  t.match(pretty.out(), /^\d\d:\d\d:\d\d INFO  listening  port=\d+ url=http:\/\/localhost:\d+ tracks=0 uws=native$/m);
+  t.notMatch(pretty.out(), /^\{/m, 'no JSON line among them');
+
+  const logFile = path.join(data, 'refrain.log');
+  const filed = startCli(t, [...args, '--log-file', logFile], { LOG_LEVEL: 'info' });
+  await stop(filed);
+  t.equal(filed.out(), '', 'nothing on stdout');
+  const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+  t.ok(logged.some((l) => l.msg === 'listening'), 'the JSON logs are in the file');
 });
