@@ -75,10 +75,12 @@ function end(this: Tracked, body?: RecognizedString, closeConnection?: boolean):
   return this;
 }
 
-function endWithoutBody(this: Tracked, length?: number, closeConnection?: boolean): HttpResponse {
+function endWithoutBody(this: Tracked, ...args: [length?: number, closeConnection?: boolean]): HttpResponse {
   this._ended = true;
   resume(this);
-  return native!.endWithoutBody.call(this, length, closeConnection);
+  // Passed on as given: uWS counts its arguments, and an explicit undefined length is taken for a
+  // length (the response then never counts as answered).
+  return native!.endWithoutBody.apply(this, args);
 }
 
 function cork(this: Tracked, cb: () => void): HttpResponse {
