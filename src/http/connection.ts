@@ -47,7 +47,7 @@ interface Tracked extends HttpResponse {
 }
 
 /** uWS's own methods (on the prototype of every response), captured from the first response. */
-let native: Pick<HttpResponse, 'tryEnd' | 'endWithoutBody' | 'cork' | 'onData' | 'end'> | undefined;
+let native: Pick<HttpResponse, 'tryEnd' | 'endWithoutBody' | 'cork' | 'onData' | 'end' | 'close'> | undefined;
 
 function bytesOf(body: RecognizedString | undefined): Buffer {
   if (body === undefined) return EMPTY;
@@ -75,10 +75,17 @@ function end(this: Tracked, body?: RecognizedString, closeConnection?: boolean):
   return this;
 }
 
-function endWithoutBody(this: Tracked, length?: number, closeConnection?: boolean): HttpResponse {
+function endWithoutBody(this: Tracked, ...args: [length?: number, closeConnection?: boolean]): HttpResponse {
   this._ended = true;
   resume(this);
-  return native!.endWithoutBody.call(this, length, closeConnection);
+  // Passed on as given: uWS counts its arguments, and an explicit undefined length is taken for a
+  // length (the response then never counts as answered).
+  return native!.endWithoutBody.apply(this, args);
+}
+
+function close(this: Tracked): HttpResponse {
+  this._ended = true;
+  return native!.close.call(this);
 }
 
 function cork(this: Tracked, cb: () => void): HttpResponse {
@@ -101,7 +108,7 @@ function onData(this: Tracked, handler: (chunk: ArrayBuffer, isLast: boolean) =>
 function admit(res: Tracked, req: HttpRequest, limits: ConnectionLimits): boolean {
   if (!native) {
     const p = Object.getPrototypeOf(res) as HttpResponse;
-    native = { tryEnd: p.tryEnd, endWithoutBody: p.endWithoutBody, cork: p.cork, onData: p.onData, end: p.end };
+    native = { tryEnd: p.tryEnd, endWithoutBody: p.endWithoutBody, cork: p.cork, onData: p.onData, end: p.end, close: p.close };
   }
   res._stallMs = limits.stallMs;
   if (req.getMethod() === 'head') res._head = true;
@@ -109,6 +116,7 @@ function admit(res: Tracked, req: HttpRequest, limits: ConnectionLimits): boolea
   res.endWithoutBody = endWithoutBody;
   res.cork = cork;
   res.onData = onData;
+  res.close = close;
 
   const [path, query] = pathAndQuery(req);
   const url = path.length + query.length;
