@@ -157,7 +157,7 @@ export class Authorization {
     if (!client || client.revoked) throw unknownClient();
     const answer = (params: Record<string, string>) => redirect(withParams(pending.redirectUri, { ...params, state: pending.state, iss: this.deps.issuer }));
     if (form.decision === 'deny') return answer({ error: 'access_denied', error_description: 'the user denied the request' });
-    const code = this.deps.grants.issueCode({
+    const code = await this.deps.grants.issueCode({
       clientId: client.client_id,
       userId: user.user_id,
       redirectUri: pending.redirectUri,
