@@ -96,8 +96,10 @@ export class Authorization {
     const sid = cookieValue(incoming.cookie, this.cookieName);
     const session = this.deps.sessions.get(sid);
     // Logged in: the request joins the session (a bounded rewrite), and consent is asked at once.
-    const added = sid && session && this.loggedIn(session) ? await this.deps.sessions.addRequest(sid, pending) : undefined;
-    if (added) return this.step(client, sid!, added.session, added.requestId, false);
+    if (sid && session && this.loggedIn(session)) {
+      const added = await this.deps.sessions.addRequest(sid, pending);
+      if (added) return this.step(client, sid, added.session, added.requestId, false);
+    }
     // Not logged in: nothing is written; the request travels in a signed token.
     return this.signInPage(client, pending, sid, false);
   };
@@ -113,7 +115,7 @@ export class Authorization {
     if (!sid || !pending) throw expired();
     const client = this.deps.clients.get(pending.clientId);
     if (!client || client.revoked) throw unknownClient();
-    if (kept) return this.step(client, sid, session!, params.request, params.failed === '1');
+    if (kept && session) return this.step(client, sid, session, params.request, params.failed === '1');
     return this.signInPage(client, pending, sid, params.failed === '1');
   };
 
@@ -157,7 +159,7 @@ export class Authorization {
     if (!client || client.revoked) throw unknownClient();
     const answer = (params: Record<string, string>) => redirect(withParams(pending.redirectUri, { ...params, state: pending.state, iss: this.deps.issuer }));
     if (form.decision === 'deny') return answer({ error: 'access_denied', error_description: 'the user denied the request' });
-    const code = this.deps.grants.issueCode({
+    const code = await this.deps.grants.issueCode({
       clientId: client.client_id,
       userId: user.user_id,
       redirectUri: pending.redirectUri,

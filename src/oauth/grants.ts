@@ -3,7 +3,8 @@
  *
  * - `oauth-codes`: SHA-256 of a code → what it is bound to; redeemed once. A redeemed code is kept
  *   (marked with the grant it made) until an hour after it expires, so a replay can revoke that grant
- *   (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Stale codes are pruned lazily when codes are issued.
+ *   (RFC 6749 §4.1.2, RFC 9700 §4.14.2). Stale codes are pruned lazily when codes are issued, a
+ *   bounded batch at a time.
  * - `oauth-grants`: grant id → the grant, with the SHA-256 of its one current refresh token.
  * - `oauth-refresh`: SHA-256 of every refresh token ever issued → its grant id, so a spent token is
  *   recognised as spent (and the family revoked) rather than as unknown.
@@ -12,6 +13,11 @@
  * across processes, so of two concurrent refreshes with the same token exactly one sees it current.
  * Errors that must also write (a replayed code or refresh token revokes the grant) are thrown after
  * the transaction commits: throwing inside it would roll the revocation back.
+ *
+ * Every write is asynchronous (lmdb's `transaction`, not `transactionSync`): these run on request
+ * paths, and waiting for the write lock — which an import in another process may hold for seconds —
+ * must not block the event loop. The write thread waits for the lock; the callback then runs on the
+ * main thread inside the transaction, and the promise resolves once it has committed.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database, RootDatabase } from 'lmdb';
@@ -66,6 +72,8 @@ interface StoredGrant extends Grant {
 export const CODE_TTL_MS = 10 * 60_000;
 const KEEP_REDEEMED_MS = 60 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
+/** Codes examined per prune pass (the next pass goes on from there). */
+const PRUNE_BATCH = 1000;
 
 const sha256hex = (s: string): string => createHash('sha256').update(s).digest('hex');
 const newSecret = (): string => randomBytes(32).toString('base64url');
@@ -87,6 +95,8 @@ export class GrantStore {
   private readonly refreshTokens: Database<string, string>;
   private readonly clock: () => number;
   private lastPrune = 0;
+  /** Where the next prune pass starts (undefined: at the first code). */
+  private pruneCursor: string | undefined;
 
   constructor(root: RootDatabase, clock: () => number = Date.now) {
     this.codes = root.openDB<StoredCode, string>({ name: 'oauth-codes' });
@@ -95,8 +105,8 @@ export class GrantStore {
     this.clock = clock;
   }
 
-  /** A new authorization code (256 bits, base64url) bound to the request, valid 10 minutes. */
-  issueCode(req: CodeRequest): string {
+  /** A new authorization code (256 bits, base64url) bound to the request, valid 10 minutes; resolves once stored. */
+  async issueCode(req: CodeRequest): Promise<string> {
     const code = newSecret();
     const now = this.clock();
     const record: StoredCode = {
@@ -110,16 +120,34 @@ export class GrantStore {
       grant_id: null,
     };
     if (req.nonce !== undefined) record.nonce = req.nonce;
-    this.codes.transactionSync(() => {
-      this.codes.putSync(sha256hex(code), record);
-      if (now - this.lastPrune >= PRUNE_EVERY_MS) {
-        this.lastPrune = now;
-        for (const { key, value } of this.codes.getRange()) {
-          if (value.expires + KEEP_REDEEMED_MS < now) this.codes.removeSync(key);
-        }
-      }
-    });
+    const written = this.codes.put(sha256hex(code), record);
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      this.prune(now);
+    }
+    await written;
     return code;
+  }
+
+  /**
+   * Remove stale codes among the next PRUNE_BATCH (read without the write lock; a stale code is
+   * never written again, so queued removals are safe).
+   */
+  private prune(now: number): void {
+    let seen = 0;
+    let more = false;
+    let last: string | undefined;
+    for (const { key, value } of this.codes.getRange({ start: this.pruneCursor, limit: PRUNE_BATCH + 2 })) {
+      if (key === this.pruneCursor) continue;
+      if (seen === PRUNE_BATCH) {
+        more = true;
+        break;
+      }
+      seen++;
+      last = key;
+      if (value.expires + KEEP_REDEEMED_MS < now) void this.codes.remove(key);
+    }
+    this.pruneCursor = more ? last : undefined;
   }
 
   /**
@@ -127,10 +155,10 @@ export class GrantStore {
    * code is unknown, expired, issued to another client or for another redirect URI, the PKCE
    * verifier does not match, or it was redeemed before (which also revokes that grant).
    */
-  redeemCode(code: string, clientId: string, redirectUri: string, codeVerifier: string): { grant: Grant; refreshToken: string } {
+  async redeemCode(code: string, clientId: string, redirectUri: string, codeVerifier: string): Promise<{ grant: Grant; refreshToken: string }> {
     const hash = sha256hex(code);
     const now = this.clock();
-    const outcome = this.codes.transactionSync((): Outcome<{ grant: Grant; refreshToken: string }> => {
+    const outcome = await this.codes.transaction((): Outcome<{ grant: Grant; refreshToken: string }> => {
       const stored = this.codes.get(hash);
       if (!stored) return invalid('unknown authorization code');
       if (stored.grant_id !== null) {
@@ -154,9 +182,9 @@ export class GrantStore {
         refresh_hash: sha256hex(refreshToken),
       };
       if (stored.nonce !== undefined) grant.nonce = stored.nonce;
-      this.grants.putSync(grant.grant_id, grant);
-      this.refreshTokens.putSync(grant.refresh_hash, grant.grant_id);
-      this.codes.putSync(hash, { ...stored, grant_id: grant.grant_id });
+      void this.grants.put(grant.grant_id, grant);
+      void this.refreshTokens.put(grant.refresh_hash, grant.grant_id);
+      void this.codes.put(hash, { ...stored, grant_id: grant.grant_id });
       return { ok: { grant: publicPart(grant), refreshToken } };
     });
     if ('error' in outcome) throw outcome.error;
@@ -169,10 +197,10 @@ export class GrantStore {
    * `scope` is not within the grant's. Returns the grant at its next generation, the new refresh
    * token and the scope of the new access token (`scope`, or the grant's when omitted).
    */
-  refresh(refreshToken: string, clientId: string, scope?: string[]): { grant: Grant; refreshToken: string; scope: string[] } {
+  async refresh(refreshToken: string, clientId: string, scope?: string[]): Promise<{ grant: Grant; refreshToken: string; scope: string[] }> {
     const hash = sha256hex(refreshToken);
     const now = this.clock();
-    const outcome = this.grants.transactionSync((): Outcome<{ grant: Grant; refreshToken: string; scope: string[] }> => {
+    const outcome = await this.grants.transaction((): Outcome<{ grant: Grant; refreshToken: string; scope: string[] }> => {
       const grantId = this.refreshTokens.get(hash);
       const stored = grantId === undefined ? undefined : this.grants.get(grantId);
       if (!stored) return invalid('unknown refresh token');
@@ -190,8 +218,8 @@ export class GrantStore {
       }
       const next = newSecret();
       const rotated: StoredGrant = { ...stored, generation: stored.generation + 1, refresh_hash: sha256hex(next) };
-      this.grants.putSync(rotated.grant_id, rotated);
-      this.refreshTokens.putSync(rotated.refresh_hash, rotated.grant_id);
+      void this.grants.put(rotated.grant_id, rotated);
+      void this.refreshTokens.put(rotated.refresh_hash, rotated.grant_id);
       return { ok: { grant: publicPart(rotated), refreshToken: next, scope: scope ? [...scope] : [...stored.scope] } };
     });
     if ('error' in outcome) throw outcome.error;
@@ -204,15 +232,16 @@ export class GrantStore {
     return stored && publicPart(stored);
   }
 
-  /** Revoke a grant: its refresh token and every access token issued from it stop working. */
-  revoke(grantId: string): void {
+  /** Revoke a grant: its refresh token and every access token issued from it stop working (once resolved). */
+  async revoke(grantId: string): Promise<void> {
     const now = this.clock();
-    this.grants.transactionSync(() => this.revokeInTxn(grantId, now));
+    await this.grants.transaction(() => this.revokeInTxn(grantId, now));
   }
 
+  /** Inside a write transaction: the put joins it. */
   private revokeInTxn(grantId: string, now: number): void {
     const stored = this.grants.get(grantId);
-    if (stored && !stored.revoked) this.grants.putSync(grantId, { ...stored, revoked: isoSeconds(now) });
+    if (stored && !stored.revoked) void this.grants.put(grantId, { ...stored, revoked: isoSeconds(now) });
   }
 }
 

@@ -44,13 +44,10 @@ export interface OAuthLimits {
 
 export const DEFAULT_OAUTH_LIMITS: OAuthLimits = { signinTtlMs: 3600_000, sessionsPerAddress: 20, loginAttempts: 5, loginWindowMs: 15 * 60_000 };
 
-/**
- * The stores in the catalog's LMDB environment and the signing keys of `dataDir` (created on first
- * start). Expired sessions are purged from now on: `sessions.close()` stops it.
- */
+/** The stores in the catalog's LMDB environment and the signing keys of `dataDir` (created on first start). */
 export async function openOAuth(root: RootDatabase, dataDir: string, clock: () => number, limits: OAuthLimits = DEFAULT_OAUTH_LIMITS): Promise<OAuthStores> {
   const sessions = new SessionStore(root, clock, { perAddress: limits.sessionsPerAddress, requestTtlMs: limits.signinTtlMs });
-  const stores = {
+  return {
     clients: new ClientStore(root),
     users: new UserStore(root),
     grants: new GrantStore(root, clock),
@@ -59,8 +56,6 @@ export async function openOAuth(root: RootDatabase, dataDir: string, clock: () =
     signin: new SignIn(loadOrCreateSecret(dataDir, 'oauth-signin.key'), limits.signinTtlMs, clock),
     throttle: new LoginThrottle(clock, limits.loginAttempts, limits.loginWindowMs),
   };
-  sessions.startPurging();
-  return stores;
 }
 
 export interface MountOptions {
@@ -75,7 +70,10 @@ export interface MountOptions {
   clock: () => number;
 }
 
-/** Mount the OAuth endpoints on `app` and return the token service the API's guard verifies with. */
+/**
+ * Mount the OAuth endpoints on `app` and return the token service the API's guard verifies with.
+ * Expired sessions are purged from now on (at once, then periodically): `sessions.close()` stops it.
+ */
 export function mountOAuth(app: TemplatedApp, stores: OAuthStores, options: MountOptions): TokenService {
   const { clients, users, grants, keys, sessions, signin, throttle } = stores;
   const { issuer, logger, clock, accessLog } = options;
@@ -85,6 +83,7 @@ export function mountOAuth(app: TemplatedApp, stores: OAuthStores, options: Moun
   const form = { ...page, body: true };
   const endpoint = { logger, accessLog, fail: jsonFailure, body: true };
   const document = { logger, accessLog, fail: jsonFailure };
+  sessions.startPurging((err) => logger.error({ err }, 'purging expired OAuth sessions failed'));
 
   app.get('/oauth/authorize', route(pages.authorize, page));
   app.get('/oauth/login', route(pages.show, page));

@@ -224,12 +224,16 @@ export class SessionStore {
     return { removed, wrapped };
   }
 
-  /** Purge now (every pass until the end, one per timer tick), then a cycle every `purgeEveryMs`. */
-  startPurging(): void {
+  /**
+   * Purge now (every pass until the end, one per timer tick), then a cycle every `purgeEveryMs`.
+   * A failed cycle goes to `onError`; the next one tries again.
+   */
+  startPurging(onError: (err: unknown) => void): void {
     if (this.timer || this.closed) return;
-    this.timer = setInterval(() => void this.purgeCycle(), this.purgeEveryMs);
+    const cycle = () => void this.purgeCycle().catch(onError);
+    this.timer = setInterval(cycle, this.purgeEveryMs);
     this.timer.unref();
-    void this.purgeCycle();
+    cycle();
   }
 
   /** Stop purging (before the environment closes); resolves once a running pass has finished. */
@@ -237,7 +241,7 @@ export class SessionStore {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.cycle;
+    await this.cycle?.catch(() => undefined); // a failure went to onError already
   }
 
   private purgeCycle(): Promise<void> {

@@ -83,14 +83,14 @@ export function tokenEndpoint(deps: TokenEndpointDeps): (incoming: Incoming) => 
         const code = required(form, 'code');
         const redirectUri = required(form, 'redirect_uri');
         const verifier = required(form, 'code_verifier');
-        const { grant, refreshToken } = deps.grants.redeemCode(code, client.client_id, redirectUri, verifier);
+        const { grant, refreshToken } = await deps.grants.redeemCode(code, client.client_id, redirectUri, verifier);
         return jsonAnswer(200, await tokens.issueForGrant(grant, grant.scope, refreshToken));
       }
       case 'refresh_token': {
         requireGrantType(client, 'refresh_token');
         const refreshToken = required(form, 'refresh_token');
         const scope = requestedScope(form.scope);
-        const rotated = deps.grants.refresh(refreshToken, client.client_id, scope);
+        const rotated = await deps.grants.refresh(refreshToken, client.client_id, scope);
         return jsonAnswer(200, await tokens.issueForGrant(rotated.grant, rotated.scope, rotated.refreshToken));
       }
       case 'client_credentials': {

@@ -91,7 +91,7 @@ export class TokenService {
     const client = this.clients.get(grant.client_id);
     const user = this.users.get(grant.user_id);
     if (!client || client.revoked || !user || user.disabled) {
-      this.grants.revoke(grant.grant_id);
+      await this.grants.revoke(grant.grant_id);
       throw new OAuthError('invalid_grant', client && !client.revoked ? 'the user is disabled' : 'the client is revoked');
     }
     await this.keys.reload();

@@ -114,7 +114,7 @@ t.test('Bearer tokens on the API', async (t) => {
     const record = client(s, 'basic', ['profile', 'email', 'catalog:read']);
     const user = await oauth.users.create({ email: `artist-${randomBytes(4).toString('hex')}@example.com`, name: 'An Artist', password: 'correct horse battery' });
     const verifier = randomBytes(32).toString('base64url');
-    const code = oauth.grants.issueCode({
+    const code = await oauth.grants.issueCode({
       clientId: record.client_id,
       userId: user.user_id,
       redirectUri: record.redirect_uris[0],
@@ -122,12 +122,12 @@ t.test('Bearer tokens on the API', async (t) => {
       codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
       authTime: Math.floor(Date.now() / 1000),
     });
-    const redeemed = oauth.grants.redeemCode(code, record.client_id, record.redirect_uris[0], verifier);
+    const redeemed = await oauth.grants.redeemCode(code, record.client_id, record.redirect_uris[0], verifier);
     const first = await oauth.tokens.issueForGrant(redeemed.grant, redeemed.grant.scope, redeemed.refreshToken);
     t.equal((await s.get('/ws/1.1/track.get', { track_id: 1 }, bearer(first.access_token))).status, 200);
     t.equal((await oauth.tokens.verify(first.access_token))?.sub, user.user_id, 'the token acts for the user');
 
-    const rotated = oauth.grants.refresh(redeemed.refreshToken, record.client_id);
+    const rotated = await oauth.grants.refresh(redeemed.refreshToken, record.client_id);
     const second = await oauth.tokens.issueForGrant(rotated.grant, rotated.scope, rotated.refreshToken);
     const old = await s.get('/ws/1.1/track.get', { track_id: 1 }, bearer(first.access_token));
     t.equal(old.status, 401, 'the access token of the used refresh token stopped working');

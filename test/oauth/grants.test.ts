@@ -29,7 +29,7 @@ function setup(t: Test) {
     nonce: 'n-1',
     authTime: T0 / 1000 - 5,
   };
-  const redeem = () => store.redeemCode(store.issueCode(request), CLIENT, REDIRECT, verifier);
+  const redeem = async () => store.redeemCode(await store.issueCode(request), CLIENT, REDIRECT, verifier);
   return { catalog, clock, store, request, verifier, redeem };
 }
 
@@ -37,9 +37,9 @@ const invalidGrant = (description: string) => new OAuthError('invalid_grant', de
 
 t.test('a code redeems once for a grant and a refresh token', async (t) => {
   const { store, request, verifier } = setup(t);
-  const code = store.issueCode(request);
+  const code = await store.issueCode(request);
   t.match(code, /^[A-Za-z0-9_-]{43}$/);
-  const { grant, refreshToken } = store.redeemCode(code, CLIENT, REDIRECT, verifier);
+  const { grant, refreshToken } = await store.redeemCode(code, CLIENT, REDIRECT, verifier);
   t.match(refreshToken, /^[A-Za-z0-9_-]{43}$/);
   t.same(grant, {
     grant_id: grant.grant_id,
@@ -59,74 +59,74 @@ t.test('a code redeems once for a grant and a refresh token', async (t) => {
 
 t.test('redeemCode: every invalid_grant case', async (t) => {
   const { store, clock, request, verifier } = setup(t);
-  t.throws(() => store.redeemCode('nope', CLIENT, REDIRECT, verifier), invalidGrant('unknown authorization code'));
+  await t.rejects(store.redeemCode('nope', CLIENT, REDIRECT, verifier), invalidGrant('unknown authorization code'));
 
-  const expiring = store.issueCode(request);
+  const expiring = await store.issueCode(request);
   clock.now += CODE_TTL_MS;
-  t.throws(() => store.redeemCode(expiring, CLIENT, REDIRECT, verifier), invalidGrant('authorization code expired'));
+  await t.rejects(store.redeemCode(expiring, CLIENT, REDIRECT, verifier), invalidGrant('authorization code expired'));
   clock.now -= 1;
-  t.ok(store.redeemCode(expiring, CLIENT, REDIRECT, verifier).grant, 'valid until the last millisecond');
+  t.ok((await store.redeemCode(expiring, CLIENT, REDIRECT, verifier)).grant, 'valid until the last millisecond');
 
-  const code = store.issueCode(request);
-  t.throws(() => store.redeemCode(code, 'c_other', REDIRECT, verifier), invalidGrant('authorization code issued to another client'));
-  t.throws(() => store.redeemCode(code, CLIENT, `${REDIRECT}/`, verifier), invalidGrant('redirect_uri differs from the authorization request'));
-  t.throws(() => store.redeemCode(code, CLIENT, REDIRECT, verifierPair().verifier), invalidGrant('code_verifier does not match the code_challenge'));
-  t.throws(() => store.redeemCode(code, CLIENT, REDIRECT, ''), invalidGrant('code_verifier does not match the code_challenge'));
-  t.ok(store.redeemCode(code, CLIENT, REDIRECT, verifier).grant, 'failed attempts do not use the code up');
+  const code = await store.issueCode(request);
+  await t.rejects(store.redeemCode(code, 'c_other', REDIRECT, verifier), invalidGrant('authorization code issued to another client'));
+  await t.rejects(store.redeemCode(code, CLIENT, `${REDIRECT}/`, verifier), invalidGrant('redirect_uri differs from the authorization request'));
+  await t.rejects(store.redeemCode(code, CLIENT, REDIRECT, verifierPair().verifier), invalidGrant('code_verifier does not match the code_challenge'));
+  await t.rejects(store.redeemCode(code, CLIENT, REDIRECT, ''), invalidGrant('code_verifier does not match the code_challenge'));
+  t.ok((await store.redeemCode(code, CLIENT, REDIRECT, verifier)).grant, 'failed attempts do not use the code up');
 });
 
 t.test('a second redemption fails and revokes the grant made by the first', async (t) => {
   const { store, clock, request, verifier } = setup(t);
-  const code = store.issueCode(request);
-  const { grant, refreshToken } = store.redeemCode(code, CLIENT, REDIRECT, verifier);
+  const code = await store.issueCode(request);
+  const { grant, refreshToken } = await store.redeemCode(code, CLIENT, REDIRECT, verifier);
   clock.now += 1000;
-  t.throws(() => store.redeemCode(code, CLIENT, REDIRECT, verifier), invalidGrant('authorization code already used: the tokens issued for it are revoked'));
+  await t.rejects(store.redeemCode(code, CLIENT, REDIRECT, verifier), invalidGrant('authorization code already used: the tokens issued for it are revoked'));
   t.equal(store.get(grant.grant_id)?.revoked, '2026-01-01T00:00:01Z', 'the revocation was committed');
-  t.throws(() => store.refresh(refreshToken, CLIENT), invalidGrant('refresh token revoked'));
+  await t.rejects(store.refresh(refreshToken, CLIENT), invalidGrant('refresh token revoked'));
   clock.now += CODE_TTL_MS;
-  t.throws(() => store.redeemCode(code, CLIENT, REDIRECT, verifier), invalidGrant('authorization code already used: the tokens issued for it are revoked'), 'a replay after expiry is still recognised');
+  await t.rejects(store.redeemCode(code, CLIENT, REDIRECT, verifier), invalidGrant('authorization code already used: the tokens issued for it are revoked'), 'a replay after expiry is still recognised');
 });
 
 t.test('refresh rotates: new token, next generation; the old one is spent', async (t) => {
   const { store, redeem } = setup(t);
-  const first = redeem();
-  const second = store.refresh(first.refreshToken, CLIENT);
+  const first = await redeem();
+  const second = await store.refresh(first.refreshToken, CLIENT);
   t.not(second.refreshToken, first.refreshToken);
   t.same(second.grant, { ...first.grant, generation: 2 });
   t.same(second.scope, first.grant.scope, 'no scope: the grant’s');
   t.equal(store.get(first.grant.grant_id)?.generation, 2);
 
-  const narrowed = store.refresh(second.refreshToken, CLIENT, ['catalog:read']);
+  const narrowed = await store.refresh(second.refreshToken, CLIENT, ['catalog:read']);
   t.same(narrowed.scope, ['catalog:read']);
   t.same(narrowed.grant.scope, first.grant.scope, 'narrowing one access token leaves the grant whole');
   t.equal(narrowed.grant.generation, 3);
 
-  t.throws(() => store.refresh(narrowed.refreshToken, CLIENT, ['catalog:read', 'fingerprint']), new OAuthError('invalid_scope', 'scope wider than the grant: fingerprint'));
+  await t.rejects(store.refresh(narrowed.refreshToken, CLIENT, ['catalog:read', 'fingerprint']), new OAuthError('invalid_scope', 'scope wider than the grant: fingerprint'));
   t.equal(store.get(first.grant.grant_id)?.generation, 3, 'a refused scope rotates nothing');
-  const again = store.refresh(narrowed.refreshToken, CLIENT);
+  const again = await store.refresh(narrowed.refreshToken, CLIENT);
   t.equal(again.grant.generation, 4, 'the token is still current after invalid_scope');
 });
 
 t.test('refresh: every invalid_grant case; a spent token revokes the family', async (t) => {
   const { store, redeem } = setup(t);
-  t.throws(() => store.refresh('nope', CLIENT), invalidGrant('unknown refresh token'));
-  const first = redeem();
-  t.throws(() => store.refresh(first.refreshToken, 'c_other'), invalidGrant('refresh token issued to another client'));
-  const second = store.refresh(first.refreshToken, CLIENT);
-  t.throws(() => store.refresh(first.refreshToken, CLIENT), invalidGrant('refresh token already used: the grant is revoked'));
+  await t.rejects(store.refresh('nope', CLIENT), invalidGrant('unknown refresh token'));
+  const first = await redeem();
+  await t.rejects(store.refresh(first.refreshToken, 'c_other'), invalidGrant('refresh token issued to another client'));
+  const second = await store.refresh(first.refreshToken, CLIENT);
+  await t.rejects(store.refresh(first.refreshToken, CLIENT), invalidGrant('refresh token already used: the grant is revoked'));
   t.match(store.get(first.grant.grant_id)?.revoked, /^2026-/, 'the family is revoked');
-  t.throws(() => store.refresh(second.refreshToken, CLIENT), invalidGrant('refresh token revoked'), 'the newest token dies with it');
+  await t.rejects(store.refresh(second.refreshToken, CLIENT), invalidGrant('refresh token revoked'), 'the newest token dies with it');
 
-  const other = redeem();
-  store.revoke(other.grant.grant_id);
-  t.throws(() => store.refresh(other.refreshToken, CLIENT), invalidGrant('refresh token revoked'));
-  store.revoke('g_nope'); // unknown: nothing to do, no error
+  const other = await redeem();
+  await store.revoke(other.grant.grant_id);
+  await t.rejects(store.refresh(other.refreshToken, CLIENT), invalidGrant('refresh token revoked'));
+  await store.revoke('g_nope'); // unknown: nothing to do, no error
 });
 
 t.test('two concurrent refreshes with one token: exactly one succeeds', async (t) => {
   const { catalog, store, redeem } = setup(t);
   const other = new GrantStore(catalog.root); // a second store on the same environment, as another server would have
-  const { grant, refreshToken } = redeem();
+  const { grant, refreshToken } = await redeem();
   const results = await Promise.allSettled([
     Promise.resolve().then(() => store.refresh(refreshToken, CLIENT)),
     Promise.resolve().then(() => other.refresh(refreshToken, CLIENT)),
@@ -140,9 +140,9 @@ t.test('two concurrent refreshes with one token: exactly one succeeds', async (t
 t.test('expired codes are pruned when codes are issued', async (t) => {
   const { catalog, store, clock, request } = setup(t);
   const codes = catalog.root.openDB({ name: 'oauth-codes' });
-  store.issueCode(request);
+  await store.issueCode(request);
   t.equal(codes.getKeysCount(), 1);
   clock.now += 2 * 3600_000;
-  store.issueCode(request);
+  await store.issueCode(request);
   t.equal(codes.getKeysCount(), 1, 'the stale code went, the new one stays');
 });

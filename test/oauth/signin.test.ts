@@ -135,7 +135,7 @@ t.test('the purge removes expired and pre-login sessions, a bounded batch per pa
 
   // At start, a whole cycle runs at once, pass after pass.
   clock.now += SESSION_TTL_MS;
-  store.startPurging();
+  store.startPurging((err) => t.error(err));
   await store.close(); // waits for the running cycle
   t.equal(store.count(), 0, 'the purge at start removed the rest once expired');
   t.equal(addresses.getCount(), 0);

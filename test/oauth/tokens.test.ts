@@ -34,11 +34,11 @@ async function setup(t: Test) {
   /** The code flow up to the token response, as the token endpoint runs it. */
   const codeFlow = async (scope = USER_SCOPES, clientId = client.client_id) => {
     const verifier = randomBytes(32).toString('base64url');
-    const code = grants.issueCode({
+    const code = await grants.issueCode({
       clientId, userId: user.user_id, redirectUri: REDIRECT, scope,
       codeChallenge: createHash('sha256').update(verifier).digest('base64url'), nonce: 'n-0S6', authTime: T0 / 1000 - 30,
     });
-    const { grant, refreshToken } = grants.redeemCode(code, clientId, REDIRECT, verifier);
+    const { grant, refreshToken } = await grants.redeemCode(code, clientId, REDIRECT, verifier);
     return { code, verifier, grant, response: await tokens.issueForGrant(grant, grant.scope, refreshToken) };
   };
   return { data, catalog, clock, clients, users, grants, keys, deps, tokens, user, client, makeClient, codeFlow };
@@ -92,7 +92,7 @@ t.test('refresh rotation kills the old access token; a spent refresh token kills
   const first = await codeFlow();
   t.ok(await tokens.verify(first.response.access_token));
 
-  const rotated = grants.refresh(first.response.refresh_token!, client.client_id, ['catalog:read']);
+  const rotated = await grants.refresh(first.response.refresh_token!, client.client_id, ['catalog:read']);
   const second = await tokens.issueForGrant(rotated.grant, rotated.scope, rotated.refreshToken);
   t.match(second, { scope: 'catalog:read', refresh_token: rotated.refreshToken });
   t.notOk('id_token' in second, 'narrowed to no openid');
@@ -101,7 +101,7 @@ t.test('refresh rotation kills the old access token; a spent refresh token kills
   t.equal(tokens.cachedClaims(first.response.access_token), null, 'cached, not live');
   t.match(await tokens.verify(second.access_token), { scope: ['catalog:read'], gen: 2 });
 
-  t.throws(() => grants.refresh(first.response.refresh_token!, client.client_id), new OAuthError('invalid_grant', 'refresh token already used: the grant is revoked'));
+  await t.rejects(grants.refresh(first.response.refresh_token!, client.client_id), new OAuthError('invalid_grant', 'refresh token already used: the grant is revoked'));
   t.equal(await tokens.verify(second.access_token), undefined, 'reusing the spent token killed the newest access token');
   t.equal(tokens.cachedClaims(second.access_token), null);
 });
@@ -110,7 +110,7 @@ t.test('a replayed code revokes the tokens issued for it', async (t) => {
   const { tokens, grants, client, codeFlow } = await setup(t);
   const { code, verifier, response } = await codeFlow();
   t.ok(await tokens.verify(response.access_token));
-  t.throws(() => grants.redeemCode(code, client.client_id, REDIRECT, verifier), new OAuthError('invalid_grant', 'authorization code already used: the tokens issued for it are revoked'));
+  await t.rejects(grants.redeemCode(code, client.client_id, REDIRECT, verifier), new OAuthError('invalid_grant', 'authorization code already used: the tokens issued for it are revoked'));
   t.equal(await tokens.verify(response.access_token), undefined);
 });
 
@@ -166,7 +166,7 @@ t.test('a disabled user: tokens dead at once, no new ones', async (t) => {
   users.disable(user.user_id);
   t.equal(tokens.cachedClaims(response.access_token), null);
   t.equal(await tokens.verify(response.access_token), undefined);
-  const rotated = grants.refresh(response.refresh_token!, grant.client_id);
+  const rotated = await grants.refresh(response.refresh_token!, grant.client_id);
   await t.rejects(tokens.issueForGrant(rotated.grant, rotated.scope, rotated.refreshToken), new OAuthError('invalid_grant', 'the user is disabled'));
   t.ok(grants.get(grant.grant_id)?.revoked, 'and the grant is revoked');
 });
