@@ -17,10 +17,14 @@
  * - HEAD. A GET route answers HEAD with the same status and headers, and Content-Length, no body.
  * - Request limits uWS lets through: a URL over `maxUrlBytes` is answered 414, header fields over
  *   `maxHeaderBytes` together 431, before any route runs.
+ *
+ * On uWS's JavaScript fallback (`--allow-uws-fallback`) only the URL limit applies: it answers
+ * through node:http, which has no `tryEnd` or `pause` but keeps pipelined answers in order, holds
+ * back reading while output waits, and sends no body to HEAD by itself.
  */
 import type { HttpRequest, HttpResponse, RecognizedString, TemplatedApp } from 'uWebSockets.js';
 import { STATUS_LINE } from './status.js';
-import { pathAndQuery } from './uws.js';
+import { pathAndQuery, uwsIsNative } from './uws.js';
 
 export interface ConnectionLimits {
   /** Milliseconds a response may wait without the client taking any of it before the connection is closed. */
@@ -106,6 +110,11 @@ function onData(this: Tracked, handler: (chunk: ArrayBuffer, isLast: boolean) =>
  * answered here (a limit).
  */
 function admit(res: Tracked, req: HttpRequest, limits: ConnectionLimits): boolean {
+  if (uwsIsNative) install(res, req, limits);
+  return withinLimits(res, req, limits);
+}
+
+function install(res: Tracked, req: HttpRequest, limits: ConnectionLimits): void {
   if (!native) {
     const p = Object.getPrototypeOf(res) as HttpResponse;
     native = { tryEnd: p.tryEnd, endWithoutBody: p.endWithoutBody, cork: p.cork, onData: p.onData, end: p.end, close: p.close };
@@ -117,13 +126,17 @@ function admit(res: Tracked, req: HttpRequest, limits: ConnectionLimits): boolea
   res.cork = cork;
   res.onData = onData;
   res.close = close;
+}
 
+function withinLimits(res: HttpResponse, req: HttpRequest, limits: ConnectionLimits): boolean {
   const [path, query] = pathAndQuery(req);
   const url = path.length + query.length;
   if (url > limits.maxUrlBytes) {
     refuse(res, 414, `the request target is ${url} bytes long; at most ${limits.maxUrlBytes} are accepted`);
     return false;
   }
+  // The fallback cannot list headers; node:http under it caps them itself (431 past 16 KB).
+  if (!uwsIsNative) return true;
   let headers = 0;
   req.forEach((k, v) => (headers += k.length + v.length + 4));
   if (headers > limits.maxHeaderBytes) {
@@ -142,7 +155,7 @@ function refuse(res: HttpResponse, status: 414 | 431, error: string): void {
 
 /** After the route returned: an answer still to come (computed elsewhere) pauses reading. */
 function afterRoute(res: Tracked): void {
-  if (!res._ended && !res._body) pause(res);
+  if (uwsIsNative && !res._ended && !res._body) pause(res);
 }
 
 function pause(res: Tracked): void {
