@@ -2,7 +2,7 @@
  * The one error type of Refrain. Handlers throw it; `src/http/respond.ts` turns it into the
  * envelope (`header.status_code`, `header.hint`, `body: []`). The CLI prints its hint.
  *
- * Status codes follow DESIGN.md §3: 400 bad syntax, 401 auth failed, 402 usage limit, 403 plan or
+ * Status codes follow docs/design.md §3: 400 bad syntax, 401 auth failed, 402 usage limit, 403 plan or
  * scope, 404 not found, 405 unknown API method, 410 gone (sunset), 413 body too large,
  * 429 rate limited, 500 internal, 503 busy.
  */

@@ -1,5 +1,5 @@
 /**
- * bench/fingerprint: the fingerprint index at scale (DESIGN.md §8).
+ * bench/fingerprint: the fingerprint index at scale (docs/design.md §8).
  *
  *   npm run bench:fingerprint -- [--data DIR] [--build] [--queries 2000] [--seconds 8]
  *
@@ -74,7 +74,7 @@ const summary = [
   `catalog ${manifest.parts.text.tracks.toLocaleString('en')} tracks, ${tracksWithLyrics.toLocaleString('en')} with lyrics, ` +
     `${manifest.parts.fp.docs.toLocaleString('en')} distinct lyrics (recordings) in the fingerprint index; queries: ${queries.length} exact ${EXCERPT}-character excerpts of random catalog lyrics (seed 11)`,
   '',
-  '| figure | measured | budget (DESIGN.md §8) |',
+  '| figure | measured | budget (docs/design.md §8) |',
   '|---|---:|---:|',
   `| index build | ${build ? `${build.seconds.toFixed(1)} s, peak RSS ${(build.peakRssMiB / 1024).toFixed(1)} GiB` : `${(manifest.stats.seconds ?? manifest.stats.scanSeconds + manifest.stats.writeSeconds).toFixed(1)} s (from the manifest)`} | ≤ 120 s |`,
   `| index bytes per lyric (all parts / tracks with lyrics) | ${(bytes / tracksWithLyrics).toFixed(0)} B | ≤ 1,536 B |`,

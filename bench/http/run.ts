@@ -1,6 +1,6 @@
 /**
  * bench/http: throughput and latency of id lookups over keep-alive HTTP, next to a bare uWS app
- * measured in the same run on the same machine (DESIGN.md §8: target ≥ 50% of the bare app).
+ * measured in the same run on the same machine (docs/design.md §8: target ≥ 50% of the bare app).
  *
  *   npm run bench:http -- [--tracks 100000] [--data DIR] [--seconds 10] [--connections 50]
  *

@@ -14,7 +14,7 @@ import { cpuSeconds, mulberry32, startProcess, wrk, type WrkResult } from './mea
 export { mulberry32 };
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
-/** The p99 the HTTP throughput target is held at (DESIGN.md §8). */
+/** The p99 the HTTP throughput target is held at (docs/design.md §8). */
 export const P99_TARGET_MS = 20;
 
 /** `count` track ids drawn uniformly (with a seed) from the catalog's id range, existing ones only. */

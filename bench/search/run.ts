@@ -1,5 +1,5 @@
 /**
- * bench/search: track.search and matcher.track.get at scale (DESIGN.md §8), on a catalog with a
+ * bench/search: track.search and matcher.track.get at scale (docs/design.md §8), on a catalog with a
  * built index (default bench/.data/catalog-1000000).
  *
  *   npm run bench:search -- [--data DIR] [--queries 2000] [--seconds 8]

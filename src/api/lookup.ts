@@ -1,6 +1,6 @@
 /**
  * Finding the track a request names. Every identifier form of the public API works: track_id,
- * commontrack_id, track_isrc, track_spotify_id, track_itunes_id (DESIGN.md §3). When several are
+ * commontrack_id, track_isrc, track_spotify_id, track_itunes_id (docs/design.md §3). When several are
  * given the first in that order decides. None → 400; an unknown one → 404.
  */
 import type { Catalog, ContentKind, ContentRecords, IndexName } from '../catalog/store.js';

@@ -1,5 +1,5 @@
 /**
- * Region restrictions (DESIGN.md §3). Content stays 200 when restricted: `restricted: 1`, an empty
+ * Region restrictions (docs/design.md §3). Content stays 200 when restricted: `restricted: 1`, an empty
  * body and a notice. Codes are ISO 3166-1 alpha-2; XW means worldwide.
  *
  * With a known country (the key's, or the caller's `country`), content is restricted when blocked

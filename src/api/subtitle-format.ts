@@ -1,5 +1,5 @@
 /**
- * Subtitle bodies in the three formats of track.subtitle.get (DESIGN.md §3): `lrc` as stored,
+ * Subtitle bodies in the three formats of track.subtitle.get (docs/design.md §3): `lrc` as stored,
  * `mxm` as a JSON string of `[{text, time:{total, minutes, seconds, hundredths}}]`, and `dfxp` as
  * W3C TTML. Pure functions of the LRC text.
  */

@@ -1,5 +1,5 @@
 /**
- * API keys (DESIGN.md §6). A key is 32 random hex characters, like the public service's; only its
+ * API keys (docs/design.md §6). A key is 32 random hex characters, like the public service's; only its
  * SHA-256 is stored (a key has 128 bits of entropy, so a fast hash is enough: nothing to brute-force).
  * Each key has a plan, a daily quota, an optional rate limit and an optional country.
  */

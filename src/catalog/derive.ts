@@ -1,5 +1,5 @@
 /**
- * Derived fields of stored records (DESIGN.md §5): availability flags, `commontrack_id`, ids of
+ * Derived fields of stored records (docs/design.md §5): availability flags, `commontrack_id`, ids of
  * content records, inherited region restrictions and timestamps. Pure functions of an import line.
  */
 import type { AlbumRecord, AnalysisRecord, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord } from './records.js';

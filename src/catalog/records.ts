@@ -1,6 +1,6 @@
 /**
  * The records the catalog stores: the import format's records with every default filled and the
- * derived fields computed (DESIGN.md §5), so reading them needs no further work.
+ * derived fields computed (docs/design.md §5), so reading them needs no further work.
  */
 import type { AlbumInput, AnalysisInput, ArtistInput, RegionRestriction, TrackInput } from './schema.js';
 

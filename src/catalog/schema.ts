@@ -1,5 +1,5 @@
 /**
- * The catalog import format (DESIGN.md §5, docs/import-format.md): one JSON record per line, field
+ * The catalog import format (docs/design.md §5, docs/import-format.md): one JSON record per line, field
  * names are the API's own. These zod schemas validate each line and fill every default, so what they
  * output is exactly what the store keeps and what the API later shows.
  */

@@ -1,5 +1,5 @@
 /**
- * Deterministic synthetic catalogs in the import format (DESIGN.md §5): artists, albums and
+ * Deterministic synthetic catalogs in the import format (docs/design.md §5): artists, albums and
  * tracks with lyrics, subtitles, richsync, snippets and analyses, for benchmarks and tests at any
  * scale. See docs/generate.md for the distributions and id ranges.
  */

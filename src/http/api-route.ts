@@ -1,7 +1,7 @@
 /**
  * The /ws/1.1/<method> route: authenticate, admit (quota, rate), validate parameters, run the
  * method, write the envelope. Everything needed from uWS's `req` is read up front, because `req` is
- * only valid until the handler returns or awaits (DESIGN.md §10). Synchronous methods answer inside
+ * only valid until the handler returns or awaits (docs/design.md §10). Synchronous methods answer inside
  * the handler (uWS corks it); asynchronous ones and request bodies register `onAborted` first and
  * write inside `res.cork()`.
  */
@@ -193,7 +193,7 @@ function canonical(query: Record<string, string>): string {
 
 /**
  * An asynchronous method's reply (pool-backed: search, matcher, fingerprint): `req` is gone by
- * now, so the abort is watched and the answer is written corked (DESIGN.md §10).
+ * now, so the abort is watched and the answer is written corked (docs/design.md §10).
  */
 function finishLater(call: Call, reply: Promise<Reply>): void {
   let aborted = false;

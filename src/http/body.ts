@@ -1,6 +1,6 @@
 /**
  * Reading a request body from uWS: each chunk is copied (uWS reuses its memory once the callback
- * returns, DESIGN.md §10) and the total is capped (413 past `maxBytes`, without buffering the rest).
+ * returns, docs/design.md §10) and the total is capped (413 past `maxBytes`, without buffering the rest).
  * The caller must have registered `res.onAborted` first.
  */
 import type { HttpResponse } from './uws.js';

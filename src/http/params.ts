@@ -1,5 +1,5 @@
 /**
- * Query parameters as real clients of the public API send them (DESIGN.md §3): unknown parameters
+ * Query parameters as real clients of the public API send them (docs/design.md §3): unknown parameters
  * are ignored, empty values count as absent, ids arrive as strings, booleans as 1/0/true/false in any
  * case, sorts as asc/desc in any case. These zod pieces are built once at module load.
  */

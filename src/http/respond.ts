@@ -1,5 +1,5 @@
 /**
- * Writing /ws/1.1/ responses: the envelope (DESIGN.md §3) in JSON, XML or JSONP, the
+ * Writing /ws/1.1/ responses: the envelope (docs/design.md §3) in JSON, XML or JSONP, the
  * `x-refrain-header-*` headers, HTTP status mirroring (or 200 with `--legacy-http-200`) and CORS.
  * Errors are RefrainErrors turned into `{header:{status_code, execute_time, hint}, body: []}`.
  */

@@ -102,7 +102,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   }
   const clock = options.clock ?? Date.now;
   const catalog = Catalog.open(config.data);
-  // The index pool is loaded and warmed before the server listens (DESIGN.md §10).
+  // The index pool is loaded and warmed before the server listens (docs/design.md §10).
   const index = await IndexService.start({
     dataDir: config.data,
     catalog,

@@ -1,5 +1,5 @@
 /**
- * Loads uWebSockets.js (the npm alias of DESIGN.md §1) and tells whether its native binary loaded.
+ * Loads uWebSockets.js (the npm alias of docs/design.md §1) and tells whether its native binary loaded.
  * The package silently falls back to a slow JavaScript shim when the binary does not load; that shim
  * lacks the native module's extra exports (`getParts` among them), which is how we detect it.
  */

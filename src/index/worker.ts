@@ -3,7 +3,7 @@
  * It keeps views of the generations it was sent (the buffers are shared, never copied; a task
  * names its generation and carries the handle only when the worker asked for it) and reads
  * lyrics and names from the LMDB catalog, resetting its read snapshot at the start of every task
- * (DESIGN.md §10: a worker parked in Atomics.wait would otherwise keep an old snapshot).
+ * (docs/design.md §10: a worker parked in Atomics.wait would otherwise keep an old snapshot).
  */
 import { workerData } from 'piscina';
 import { Catalog } from '../catalog/store.js';

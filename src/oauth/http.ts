@@ -4,7 +4,7 @@
  * every page and every token answer must carry, and HTML escaping.
  *
  * Handlers are plain functions from `Incoming` to `Outgoing` (or a promise of one): `route` owns
- * the uWS contract (DESIGN.md §10) — `req` is read before anything else, `onAborted` is registered
+ * the uWS contract (docs/design.md §10) — `req` is read before anything else, `onAborted` is registered
  * before any await, and the answer is written corked. The access log gets the path, never the query
  * or the body: OAuth queries and bodies carry codes, secrets and passwords.
  */

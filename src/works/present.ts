@@ -47,7 +47,7 @@ export function presentWork(w: WorkRecord, submissions: readonly SubmissionRecor
     validity_begin: w.validity_begin,
     validity_end: w.validity_end,
     is_disabled: w.is_disabled,
-    // The spec spells it so (DESIGN.md §3: field spellings are the spec's, typos included).
+    // The spec spells it so (docs/design.md §3: field spellings are the spec's, typos included).
     last_trasmission: w.last_transmission,
     source: {
       id: source.id,

@@ -1,5 +1,5 @@
 /**
- * The `data` of a work.post request (spec "Work (work.post)", DESIGN.md §7), validated once at the
+ * The `data` of a work.post request (spec "Work (work.post)", docs/design.md §7), validated once at the
  * edge: zod schemas built at module load, hints that name the field (`data.owners.writer[1].ipi
  * must be 9–11 digits`). Unknown fields are ignored, as for query parameters. What comes out is
  * canonical: codes upper case, ISRCs 12 characters, ISWC `T-123.456.789-C`, absent shares 0.

@@ -1,5 +1,5 @@
 /**
- * Share arithmetic of a work (DESIGN.md §7). Shares are integers in hundredths of a percent
+ * Share arithmetic of a work (docs/design.md §7). Shares are integers in hundredths of a percent
  * (0–10000 = 0–100 %). Ownership: for each right type, the writers' and publishers' shares together
  * hold at most the whole work. Collection: for each country and right type, the territories that
  * cover it (after expanding regions) collect at most the whole of it. Pure functions.

@@ -1,5 +1,5 @@
 /**
- * Screens any text for lyrics (DESIGN.md §4, docs/fingerprint.md): ranked tracks whose lyrics the
+ * Screens any text for lyrics (docs/design.md §4, docs/fingerprint.md): ranked tracks whose lyrics the
  * text contains, with `similarity` 0–100, the share of the text a lyric accounts for.
  */
 import { z } from 'zod';

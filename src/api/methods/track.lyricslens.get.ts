@@ -6,7 +6,7 @@ import { RefrainError } from '../../errors.js';
 import { lensOf } from './lens.js';
 
 /**
- * Deprecated (DESIGN.md §3): before the sunset it answers with `Deprecation` and `Sunset` headers
+ * Deprecated (docs/design.md §3): before the sunset it answers with `Deprecation` and `Sunset` headers
  * (RFC 9745, RFC 8594); from the sunset on, 410 naming its replacement. Operators can move the date
  * with `--lyricslens-sunset`.
  */

@@ -1,5 +1,5 @@
 /**
- * Track search (DESIGN.md §3, docs/api.md): every word of each q_* parameter must occur in that
+ * Track search (docs/design.md §3, docs/api.md): every word of each q_* parameter must occur in that
  * parameter's fields; filters and sorts as the public API names them; relevance first by default;
  * `header.available` is the number of matches (of recordings with g_commontrack=1).
  */

@@ -1,5 +1,5 @@
 /**
- * Submits publishing data for a musical work (spec "POST /ws/1.1/work.post", DESIGN.md §7,
+ * Submits publishing data for a musical work (spec "POST /ws/1.1/work.post", docs/design.md §7,
  * docs/api.md): stored per (submitter, identifier), collections kept by validity date, every
  * submission recorded; the answer is the spec's Work record. Enterprise plan; tokens need
  * `works:write`.

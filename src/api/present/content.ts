@@ -88,7 +88,7 @@ export function presentRichsync(ctx: ApiContext, t: TrackRecord, r: RichsyncReco
     lyrics_copyright: copyright,
     richsync_length: r.richsync_length,
     richsync_avg_count: r.richsync_avg_count,
-    // The spec spells it with a double s; clients written against either spelling work (DESIGN.md §3).
+    // The spec spells it with a double s; clients written against either spelling work (docs/design.md §3).
     richssync_language: r.richsync_language,
     richsync_language: r.richsync_language,
     richsync_language_description: languageDescription(r.richsync_language),
