@@ -11,6 +11,7 @@
  * rebuild, on a worker thread) or in another process on the same machine keeps its directory; a
  * data directory shared by several machines (network filesystem) is not supported.
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { lock, tryLock } from '../util/lock-file.js';
 import { oneShotWorker, siblingModule } from '../util/one-shot-worker.js';
@@ -86,9 +87,18 @@ const FINGERPRINT_WORKER = siblingModule(import.meta.url, 'fingerprint-build-wor
  * one, so a change that fell between them is indexed by the next build.
  */
 async function buildGeneration(dataDir: string, catalog: Catalog, options: BuildOptions): Promise<BuildReport> {
+  const { generation, tmp } = newGenerationDir(dataDir);
+  try {
+    return await writeGeneration(dataDir, catalog, options, generation, tmp);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true }); // a failed build leaves nothing behind
+    throw e;
+  }
+}
+
+async function writeGeneration(dataDir: string, catalog: Catalog, options: BuildOptions, generation: number, tmp: string): Promise<BuildReport> {
   const started = performance.now();
   const total = catalog.trackCount();
-  const { generation, tmp } = newGenerationDir(dataDir);
   // The fingerprint part on a worker thread (its own read snapshot of the catalog).
   const fingerprint = oneShotWorker<FingerprintPart>(FINGERPRINT_WORKER, { dataDir, tmp, tracks: total } satisfies FingerprintPartJob, 'fingerprint build');
   // Observed here so that a failure of the text part first leaves no unhandled rejection.

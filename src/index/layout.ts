@@ -10,7 +10,7 @@
  * and the next server start, remove it (removeUnfinishedGenerations). Segments are loaded into SharedArrayBuffers: every pool
  * worker reads the same memory.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -170,6 +170,8 @@ export function newGenerationDir(dataDir: string): { generation: number; tmp: st
   const tmp = path.join(root, `${generation}.tmp`);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
+  // Whose it is: removeUnfinishedGenerations leaves a directory alone while this process lives.
+  writeFileSync(path.join(tmp, BUILDER), String(process.pid));
   return { generation, tmp };
 }
 
@@ -180,6 +182,7 @@ export function newGenerationDir(dataDir: string): { generation: number; tmp: st
 export function publishGeneration(dataDir: string, tmp: string, manifest: Manifest): string {
   const root = indexRoot(dataDir);
   writeFileSync(path.join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 1));
+  rmSync(path.join(tmp, BUILDER), { force: true });
   const dir = path.join(root, String(manifest.generation));
   renameSync(tmp, dir);
   writeFileSync(path.join(root, 'CURRENT.tmp'), `${manifest.generation}\n`);
@@ -206,7 +209,45 @@ export function removeUnfinishedGenerations(dataDir: string): string[] {
   } catch {
     return []; // no index directory yet
   }
-  const removed = names.filter((name) => /^(\d+|CURRENT)\.tmp$/.test(name));
+  const removed = names.filter((name) => {
+    const file = path.join(root, name);
+    if (/^\d+\.tmp$/.test(name)) return !builderAlive(file);
+    // CURRENT.tmp lives for the instant between a publish's write and rename.
+    return name === 'CURRENT.tmp' && ageMs(file) > 60_000;
+  });
   for (const name of removed) rmSync(path.join(root, name), { recursive: true, force: true });
   return removed;
+}
+
+/** The file in an unfinished generation naming the pid of the process building it. */
+const BUILDER = '.builder';
+
+/**
+ * Whether the process that made an unfinished generation still runs. The build lock already keeps
+ * two builds apart; this is the second guard, so that a build is never removed from under itself
+ * (a directory without the file, from a build before it existed, counts as dead).
+ */
+function builderAlive(dir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(dir, BUILDER), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (!pid) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function ageMs(file: string): number {
+  try {
+    return Date.now() - statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
 }

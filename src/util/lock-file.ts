@@ -21,8 +21,11 @@ export function tryLock(file: string): Release | undefined {
       return () => rmSync(file, { force: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (holderAlive(file)) return undefined;
-      rmSync(file, { force: true }); // its holder died: take it over
+      const holder = holderState(file);
+      if (holder === 'alive') return undefined;
+      // Its holder died: take it over. Released meanwhile: just try again (removing the file then
+      // could remove a lock someone else has just taken).
+      if (holder === 'dead') rmSync(file, { force: true });
     }
   }
   return undefined;
@@ -47,18 +50,19 @@ export function holderOf(file: string): string {
   }
 }
 
-function holderAlive(file: string): boolean {
+function holderState(file: string): 'alive' | 'dead' | 'gone' {
   try {
     const text = readFileSync(file, 'utf8');
     // Made but not written yet by its holder (the window between open and write): alive unless stale.
-    if (text === '') return Date.now() - statSync(file).mtimeMs < 10_000;
+    if (text === '') return Date.now() - statSync(file).mtimeMs < 10_000 ? 'alive' : 'dead';
     const pid = Number(text);
-    if (!pid) return false;
-    if (pid === process.pid) return true;
+    if (!pid) return 'dead';
+    if (pid === process.pid) return 'alive';
     process.kill(pid, 0);
-    return true;
+    return 'alive';
   } catch (e) {
-    // ENOENT: released meanwhile (retry); EPERM: alive under another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    const code = (e as NodeJS.ErrnoException).code;
+    // ENOENT: released meanwhile; EPERM: alive under another user; ESRCH: no such process.
+    return code === 'ENOENT' ? 'gone' : code === 'EPERM' ? 'alive' : 'dead';
   }
 }

@@ -3,7 +3,7 @@
  * build and at server start, but never while a build holds the build lock (issue 11, item 6).
  */
 import t, { type Test } from 'tap';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
@@ -36,7 +36,10 @@ function leaveUnfinished(data: string, name: string): string {
 t.test('a build removes the unfinished generations of builds that died', async (t) => {
   const data = await built(t);
   const stale = leaveUnfinished(data, '7.tmp');
-  writeFileSync(path.join(indexRoot(data), 'CURRENT.tmp'), '7\n');
+  const strayCurrent = path.join(indexRoot(data), 'CURRENT.tmp');
+  writeFileSync(strayCurrent, '7\n');
+  const old = (Date.now() - 120_000) / 1000;
+  utimesSync(strayCurrent, old, old); // a publish's CURRENT.tmp lives an instant: this one is stale
 
   const skipped = await buildIndex(data);
   t.notOk(skipped.built, 'the index was current: no build');
@@ -67,4 +70,18 @@ t.test('not while a live process holds the build lock; at server start otherwise
   t.notOk(existsSync(stale), 'removed at start');
   t.notOk(existsSync(lockFile), 'and the lock released');
   t.equal(server.index.generation, 1, 'the finished generation is served');
+});
+
+t.test('an unfinished generation whose builder still runs is kept, even by a builder holding the lock', async (t) => {
+  const data = await built(t);
+  // What a build in this very process looks like while it writes (layout.ts: newGenerationDir).
+  const running = leaveUnfinished(data, '5.tmp');
+  writeFileSync(path.join(running, '.builder'), String(process.pid));
+  const dead = leaveUnfinished(data, '6.tmp');
+  writeFileSync(path.join(dead, '.builder'), '999999999');
+  const fresh = path.join(indexRoot(data), 'CURRENT.tmp');
+  writeFileSync(fresh, '1\n');
+  t.same(removeStaleGenerations(data), ['6.tmp'], 'only the dead builder\'s directory');
+  t.ok(existsSync(running), 'the live build keeps its directory');
+  t.ok(existsSync(fresh), 'a CURRENT.tmp being published is left alone');
 });
