@@ -25,7 +25,7 @@ import { importFiles } from '../../src/catalog/import.js';
 import { writeCatalog } from '../../src/cli/commands.js';
 import { buildIndex } from '../../src/index/build.js';
 import { benchKey, startRefrain, writeResult } from '../lib/index-bench.js';
-import { machine } from '../lib/measure.js';
+import { machine, cleanUpOnExit } from '../lib/measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,14 +47,7 @@ const deadlineMs = Number(values['deadline-ms']);
 const backoffMs = Number(values['backoff-ms']);
 const tracks = smoke ? 2000 : Number(values.tracks);
 
-const stops: (() => void)[] = [];
-const cleanUp = () => {
-  for (const stop of stops.reverse()) stop();
-};
-process.once('SIGINT', () => {
-  cleanUp();
-  process.exit(130);
-});
+const { stops, cleanUp } = cleanUpOnExit();
 
 try {
   let data = values.data;

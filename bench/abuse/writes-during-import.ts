@@ -23,7 +23,7 @@ import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
 import { writeCatalog } from '../../src/cli/commands.js';
 import { benchKey, ROOT, startRefrain, writeResult } from '../lib/index-bench.js';
-import { machine } from '../lib/measure.js';
+import { machine, cleanUpOnExit } from '../lib/measure.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,14 +46,7 @@ const GET_CLIENTS = 4;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'refrain-writes-bench-'));
 const data = path.join(dir, 'data');
-const stops: (() => void)[] = [() => rmSync(dir, { recursive: true, force: true })];
-const cleanUp = () => {
-  for (const stop of stops.reverse()) stop();
-};
-process.once('SIGINT', () => {
-  cleanUp();
-  process.exit(130);
-});
+const { stops, cleanUp } = cleanUpOnExit([() => rmSync(dir, { recursive: true, force: true })]);
 
 try {
   console.error(`generating ${baseTracks} + ${importTracks} tracks…`);

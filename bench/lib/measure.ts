@@ -7,6 +7,22 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 
+/**
+ * What a bench started (servers, importers, temporary directories), stopped in reverse order by
+ * `cleanUp()` at the end, and on Ctrl-C before exiting with 130.
+ */
+export function cleanUpOnExit(first: (() => void)[] = []): { stops: (() => void)[]; cleanUp: () => void } {
+  const stops = [...first];
+  const cleanUp = () => {
+    for (const stop of stops.splice(0).reverse()) stop();
+  };
+  process.once('SIGINT', () => {
+    cleanUp();
+    process.exit(130);
+  });
+  return { stops, cleanUp };
+}
+
 /** Start a Node script and wait for the first line of stdout matching `ready`. */
 export async function startProcess(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });

@@ -57,6 +57,11 @@ export interface ApiMethod<P extends z.ZodType = z.ZodType> {
    * on the parameters, the plan and the country; `key` when it names the key (tracking URLs).
    */
   cache?: 'shared' | 'key';
+  /**
+   * POST methods: called before the body is read, with its declared length in bytes; throws (503)
+   * when the work the body would bring cannot be admitted now, so a refusal costs no body read.
+   */
+  admitBody?(ctx: ApiContext, bytes: number): void;
   /** The body, or a promise of it for methods that ask the index pool. */
   handle(ctx: ApiContext, params: z.output<P>): object | Promise<object>;
 }

@@ -46,6 +46,8 @@ interface Incoming {
   query: string;
   authorization: string;
   contentType: string;
+  /** Declared Content-Length (0 when absent). */
+  contentLength: number;
   origin: string;
 }
 
@@ -70,6 +72,7 @@ export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpReque
       query,
       authorization: req.getHeader('authorization'),
       contentType: req.getHeader('content-type'),
+      contentLength: Number(req.getHeader('content-length')) || 0,
       origin: req.getHeader('origin'),
     };
     if (incoming.verb === 'options') return writePreflight(res, deps.response.corsOrigin);
@@ -241,6 +244,8 @@ function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>)
 /** POST methods: read the (capped) body, or take the one already being read, then run the method with `data` from its JSON. */
 function runWithBody(call: Call, method: ApiMethod, ctx: ApiContext, inFlight?: BodyInFlight): void {
   const { deps, res, incoming, query } = call;
+  // Refused before the body is read (throws to proceed's catch); a body already being read goes on.
+  if (!inFlight) method.admitBody?.(ctx, incoming.contentLength);
   const aborted = inFlight?.aborted ?? { value: false };
   if (!inFlight) res.onAborted(() => (aborted.value = true));
   (inFlight?.body ?? readBody(res, deps.maxBodyBytes))

@@ -131,6 +131,14 @@ export class IndexService extends EventEmitter {
     };
   }
 
+  /**
+   * Throws the 503 a fingerprint of about `chars` characters would get now, so the request is
+   * refused before its body is read (under overload, refusals are most of the traffic).
+   */
+  admitFingerprint(chars: number): void {
+    this.queue.check('fingerprint', chars);
+  }
+
   fingerprint(text: string, size: number): Promise<FingerprintHit[]> {
     return this.run({ op: 'fingerprint', text, size }) as Promise<FingerprintHit[]>;
   }

@@ -113,6 +113,20 @@ export class WorkQueue {
     });
   }
 
+  /**
+   * Would a task of this kind and cost be refused now? Throws the refusal (counted as one) so a
+   * caller can answer 503 before it reads the request's body; the task itself still goes through
+   * `submit`, which decides again when the body is in.
+   */
+  check(kind: string, cost: number): void {
+    if (this.waiting.length === 0 && this.started.size < this.options.slots) return;
+    const now = this.clock();
+    const refusal = this.refusal({ kind, cost, deadline: now + this.options.deadlineMs, run: async () => undefined }, this.estimate(kind, cost), now);
+    if (!refusal) return;
+    this.counts.rejectedBusy++;
+    throw refusal;
+  }
+
   /** Stops the deadline timer (the pool is closing). */
   close(): void {
     clearTimeout(this.timer);

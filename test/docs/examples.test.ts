@@ -27,6 +27,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Agent, fetch } from 'undici';
 import { tempDir } from '../helpers/tmp.js';
+import { jsonOrUndefined } from '../helpers/server.js';
 import { docs, lines, ROOT } from './markdown.js';
 
 // One connection per example (no keep-alive): an example must not depend on the one before it, nor
@@ -239,12 +240,7 @@ interface Answer {
 async function send(req: Request): Promise<Answer> {
   const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, redirect: 'manual', dispatcher });
   const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const json = jsonOrUndefined(text);
   const header = res.headers.get('x-refrain-header-status');
   return { status: res.status, headerStatus: header === null ? undefined : Number(header), text, json };
 }

@@ -4,30 +4,17 @@
  * serves. The primary's keys and tokens are not accepted by the replica.
  */
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { parseCommand } from '../../src/config.js';
 import { startServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { execCli as refrain } from '../helpers/cli.js';
 import { ROOT } from './markdown.js';
 
-const BIN = path.join(ROOT, 'bin/refrain.js');
-const exec = promisify(execFile);
 
-/** Run the CLI without blocking this process's event loop (the servers under test answer meanwhile). */
-async function refrain(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { encoding: 'utf8' });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (e) {
-    const failed = e as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, out: failed.stdout, err: failed.stderr };
-  }
-}
 
 /** The text of a `## ` section of a markdown file. */
 function section(file: string, heading: string): string {

@@ -3,27 +3,16 @@
  * the build `npm test` makes first), against a server running meanwhile.
  */
 import t from 'tap';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import { startTestServer } from '../helpers/server.js';
+import { execCli as run } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/refrain.js');
-const exec = promisify(execFile);
 
-/** Run the CLI without blocking this process's event loop: the server under test answers meanwhile. */
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { encoding: 'utf8' });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (e) {
-    const failed = e as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, out: failed.stdout, err: failed.stderr };
-  }
-}
 
 t.test('feeds build, list and sync from the command line', async (t) => {
   const s = await startTestServer(t, { flags: ['--no-feeds'] });

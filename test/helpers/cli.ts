@@ -1,7 +1,8 @@
 /**
  * The `refrain` command as a user runs it: bin/refrain.js over the build that `npm test` makes first.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { promisify } from 'node:util';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Test } from 'tap';
@@ -12,6 +13,19 @@ export const BIN = path.resolve(import.meta.dirname, '../../bin/refrain.js');
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: string): { code: number | null; out: string; err: string } {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, input, timeout: 120_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const exec = promisify(execFile);
+
+/** Run a command to its end without blocking this process's event loop (servers under test answer meanwhile). */
+export async function execCli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+    return { code: 0, out: stdout, err: stderr };
+  } catch (e) {
+    const failed = e as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, out: failed.stdout, err: failed.stderr };
+  }
 }
 
 export interface RunningCli {

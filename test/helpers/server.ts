@@ -65,17 +65,20 @@ export async function startTestServer(
       const qs = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString();
       const res = await fetch(`${url}${path}${qs ? `?${qs}` : ''}`, init);
       const text = await res.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json };
+      return { status: res.status, headers: res.headers, text, json: jsonOrUndefined(text) };
     },
     makeKey(spec) {
       const { key, record } = server.keys.create(spec);
       return { key, keyId: record.key_id };
     },
   };
+}
+
+/** A body parsed as JSON, or undefined when it is not JSON. */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

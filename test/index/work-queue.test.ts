@@ -122,3 +122,27 @@ t.test('admission refuses a task whose estimated wait and run would pass the dea
   await running;
   t.equal((await Promise.allSettled(accepted)).filter((r) => r.status === 'fulfilled').length, 13, 'the admitted ones run');
 });
+
+t.test('check() refuses, before any body is read, what submit() would refuse, and admits the rest', async (t) => {
+  const q = new WorkQueue({ slots: 1, maxQueued: 10, maxQueuedCost: 30_000, deadlineMs: 2000 });
+  t.teardown(() => q.close());
+  t.doesNotThrow(() => q.check('fingerprint', 20_000), 'a free worker: admitted');
+  const blocker = held();
+  const running = q.submit({ kind: 'fingerprint', cost: 20_000, deadline: Date.now() + 2000, run: blocker.run });
+  const waiting = q.submit({ kind: 'fingerprint', cost: 20_000, deadline: Date.now() + 2000, run: async () => 'ran' });
+  t.doesNotThrow(() => q.check('fingerprint', 5_000), 'within the cost bound: admitted');
+  let thrown: unknown;
+  try {
+    q.check('fingerprint', 20_000);
+  } catch (e) {
+    thrown = e;
+  }
+  t.ok(thrown instanceof RefrainError, 'over the cost bound: refused');
+  t.equal((thrown as RefrainError).status, 503);
+  t.match((thrown as RefrainError).hint, /characters of text \(limit 30,000\)/);
+  t.equal(q.stats.rejectedBusy, 1, 'counted as a refusal');
+  t.equal(q.stats.queued, 1, 'nothing was queued by the checks');
+  blocker.release();
+  t.equal(await running, 'held done');
+  t.equal(await waiting, 'ran');
+});

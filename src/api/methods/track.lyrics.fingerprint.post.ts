@@ -35,6 +35,11 @@ export default defineMethod({
     ),
   }),
   statuses: [400, 403, 503],
+  // Under overload most requests are refused: refuse them before reading and parsing their text
+  // (its length in characters is at most its bytes, and at most the cap).
+  admitBody(ctx, bytes) {
+    ctx.index.admitFingerprint(Math.min(bytes, ctx.options.maxFingerprintChars));
+  },
   async handle(ctx, p) {
     const limit = p.limit ?? p.size;
     if (limit > p.size) throw new RefrainError(400, `limit must be between 1 and size (${p.size})`);
