@@ -13,6 +13,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { processAlive } from '../util/lock-file.js';
 
 /** Version of the segment layout; a generation written with another one is rebuilt, not read. */
 export const INDEX_FORMAT = 2;
@@ -228,19 +229,10 @@ const BUILDER = '.builder';
  * (a directory without the file, from a build before it existed, counts as dead).
  */
 function builderAlive(dir: string): boolean {
-  let pid: number;
   try {
-    pid = Number(readFileSync(path.join(dir, BUILDER), 'utf8'));
+    return processAlive(Number(readFileSync(path.join(dir, BUILDER), 'utf8')));
   } catch {
     return false;
-  }
-  if (!pid) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -55,14 +55,20 @@ function holderState(file: string): 'alive' | 'dead' | 'gone' {
     const text = readFileSync(file, 'utf8');
     // Made but not written yet by its holder (the window between open and write): alive unless stale.
     if (text === '') return Date.now() - statSync(file).mtimeMs < 10_000 ? 'alive' : 'dead';
-    const pid = Number(text);
-    if (!pid) return 'dead';
-    if (pid === process.pid) return 'alive';
-    process.kill(pid, 0);
-    return 'alive';
+    return processAlive(Number(text)) ? 'alive' : 'dead';
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    // ENOENT: released meanwhile; EPERM: alive under another user; ESRCH: no such process.
-    return code === 'ENOENT' ? 'gone' : code === 'EPERM' ? 'alive' : 'dead';
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'dead'; // ENOENT: released meanwhile
+  }
+}
+
+/** Whether a process of this pid runs on this machine (this one included; EPERM: under another user). */
+export function processAlive(pid: number): boolean {
+  if (!pid) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
