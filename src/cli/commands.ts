@@ -11,7 +11,7 @@ import { RefrainError } from '../errors.js';
 import { fileProblem } from '../util/file-errors.js';
 import type { CommandConfig } from '../config.js';
 import { Catalog } from '../catalog/store.js';
-import { importFiles, type ImportReport } from '../catalog/import.js';
+import { importFiles, type ImportOptions, type ImportReport } from '../catalog/import.js';
 import { generateCatalog, type GenerateStats } from '../generate/index.js';
 import { KeyStore, type KeyRecord } from '../auth/keys.js';
 import { UsageError } from '../config.js';
@@ -24,17 +24,9 @@ export async function runImport(config: CommandConfig<'import'>, files: string[]
   const progress = config.progress ?? (!config.json && Boolean(process.stderr.isTTY));
   const catalog = Catalog.open(config.data);
   let report: ImportReport;
-  const bar = progressBar('importing', progress);
   try {
-    let tracks = 0;
-    report = await importFiles(catalog, files, {
-      strict: config.strict,
-      batch: config.batch,
-      onProgress: (read, total, n) => bar.update((tracks = n), total ? read / total : 0),
-    });
-    bar.finish(tracks);
+    report = await importWithProgress(catalog, files, { strict: config.strict, batch: config.batch }, progress);
   } finally {
-    bar.stop();
     await catalog.close();
   }
   const index = config.noIndex ? undefined : await indexWithProgress(config.data, false, progress);
@@ -51,6 +43,31 @@ export async function runIndex(config: CommandConfig<'index'>): Promise<number> 
   const report = await indexWithProgress(config.data, config.force, config.progress ?? (!config.json && Boolean(process.stderr.isTTY)));
   emit(config.json, report, () => indexSummary(report));
   return 0;
+}
+
+/** Import with a progress bar that ends at 100% with the number of tracks imported. */
+export async function importWithProgress(catalog: Catalog, files: string[], options: ImportOptions, progress: boolean): Promise<ImportReport> {
+  const bar = progressBar('importing', progress);
+  try {
+    let tracks = 0;
+    const report = await importFiles(catalog, files, { ...options, onProgress: (read, total, n) => bar.update((tracks = n), total ? read / total : 0) });
+    bar.finish(tracks);
+    return report;
+  } finally {
+    bar.stop();
+  }
+}
+
+/** Generate a catalog (into `out`, or stdout) with a progress bar that ends at 100% with the number of tracks. */
+export async function generateWithProgress(options: { tracks: number; seed: number }, out: string | undefined, progress: boolean): Promise<GenerateStats> {
+  const bar = progressBar('generating', progress);
+  try {
+    const stats = await writeCatalog(options, out, (n) => bar.update(n, n / options.tracks, options.tracks));
+    bar.finish(stats.tracks);
+    return stats;
+  } finally {
+    bar.stop();
+  }
 }
 
 /** Build the index with a progress bar that ends at 100% with the number of tracks indexed. */
@@ -126,15 +143,8 @@ export async function writeCatalog(
 }
 
 export async function runGenerate(config: CommandConfig<'generate'>): Promise<number> {
-  const bar = progressBar('generating', config.progress ?? (Boolean(config.out) && Boolean(process.stderr.isTTY)));
   const started = performance.now();
-  let stats: GenerateStats;
-  try {
-    stats = await writeCatalog(config, config.out, (n) => bar.update(n, n / config.tracks, config.tracks));
-    bar.finish(stats.tracks);
-  } finally {
-    bar.stop();
-  }
+  const stats = await generateWithProgress(config, config.out, config.progress ?? (Boolean(config.out) && Boolean(process.stderr.isTTY)));
   if (config.out) {
     const seconds = (performance.now() - started) / 1000;
     emit(config.json, { file: config.out, seed: config.seed, seconds, ...stats }, () =>

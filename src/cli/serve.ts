@@ -6,13 +6,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServeConfig } from '../config.js';
 import { Catalog } from '../catalog/store.js';
-import { importFiles } from '../catalog/import.js';
 import { KeyStore } from '../auth/keys.js';
 import { startServer } from '../http/server.js';
 import { createLogger, logDestination } from '../log.js';
 import { currentGeneration } from '../index/layout.js';
-import { writeCatalog, importSummary, indexWithProgress } from './commands.js';
-import { progressBar } from './progress.js';
+import { generateWithProgress, importSummary, importWithProgress, indexWithProgress } from './commands.js';
 
 /** Seed of the demo catalog: every fresh clone serves the same demo. */
 const DEMO_SEED = 20261122;
@@ -30,24 +28,9 @@ export async function prepareDemo(config: ServeConfig, progress: boolean): Promi
     if (catalog.trackCount() === 0) {
       const file = path.join(config.data, 'demo-catalog.jsonl.gz');
       process.stderr.write(`empty catalog: generating a demo catalog of ${config.demoTracks} tracks (seed ${DEMO_SEED})…\n`);
-      const generating = progressBar('generating', progress);
-      try {
-        const stats = await writeCatalog({ tracks: config.demoTracks, seed: DEMO_SEED }, file, (n) =>
-          generating.update(n, n / config.demoTracks, config.demoTracks),
-        );
-        generating.finish(stats.tracks);
-      } finally {
-        generating.stop();
-      }
-      const importing = progressBar('importing', progress);
-      let tracks = 0;
-      try {
-        const report = await importFiles(catalog, [file], { onProgress: (read, total, n) => importing.update((tracks = n), read / total) });
-        importing.finish(tracks);
-        process.stderr.write(`${importSummary(report)}\n`);
-      } finally {
-        importing.stop();
-      }
+      await generateWithProgress({ tracks: config.demoTracks, seed: DEMO_SEED }, file, progress);
+      const report = await importWithProgress(catalog, [file], {}, progress);
+      process.stderr.write(`${importSummary(report)}\n`);
     }
     const keys = new KeyStore(catalog.root);
     const saved = savedDemoKey(config.data);
