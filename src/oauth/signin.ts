@@ -52,11 +52,6 @@ export class SignIn {
     }
   }
 
-  /** Whether a request (carried by a token, or kept in a session after login) is still live. */
-  live(request: PendingAuthorization): boolean {
-    return request.created + this.ttlMs > this.clock();
-  }
-
   /** The login form's CSRF token for a browser whose session cookie is `browserId`. */
   csrf(browserId: string): string {
     return this.mac('csrf', Buffer.from(browserId)).toString('base64url');
