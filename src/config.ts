@@ -120,6 +120,10 @@ export const OPTIONS = {
     env: 'REFRAIN_MAX_FINGERPRINT_CHARS',
   }),
   noIndex: opt(bool.default(false), { description: 'do not build the search index after importing (build it later with refrain index)' }),
+  nice: opt(int(0, 19).default(10), {
+    description: 'CPU priority of this batch job, as nice(1): 0 normal to 19 lowest; the default leaves a server on the same machine the CPU its requests need',
+    env: 'REFRAIN_NICE',
+  }),
   force: opt(bool.default(false), { description: 'rebuild even when the index already covers the catalog' }),
   corsOrigin: opt(z.string().default('*'), {
     description: 'Access-Control-Allow-Origin sent to browsers on /ws/1.1/',
@@ -293,12 +297,12 @@ export const COMMANDS = {
   import: {
     summary: 'import catalog files (JSONL or JSONL.gz, the format of docs/import-format.md)',
     positionals: '<files…>',
-    schema: pick('data', 'strict', 'batch', 'progress', 'json', 'noIndex'),
+    schema: pick('data', 'strict', 'batch', 'progress', 'json', 'noIndex', 'nice'),
   },
   index: {
     summary: 'build the search and fingerprint index from the catalog (import does it too)',
     positionals: '',
-    schema: pick('data', 'force', 'progress', 'json'),
+    schema: pick('data', 'force', 'progress', 'json', 'nice'),
   },
   generate: {
     summary: 'write a deterministic synthetic catalog in the import format',
@@ -346,7 +350,7 @@ export const COMMANDS = {
   sync: {
     summary: "make this data directory a replica of a primary's catalog from its feeds (tracks.dump.get)",
     positionals: '',
-    schema: pick('data', 'from', 'apikey', 'bearer', 'every', 'batch', 'noIndex', 'json'),
+    schema: pick('data', 'from', 'apikey', 'bearer', 'every', 'batch', 'noIndex', 'json', 'nice'),
   },
   'oauth-keys rotate': {
     summary: 'add a new OAuth signing key; tokens signed with the old ones keep verifying',

@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { RefrainError } from '../errors.js';
 import { fileProblem } from '../util/file-errors.js';
+import { lowerPriority } from '../util/priority.js';
 import type { CommandConfig } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { importFiles, type ImportOptions, type ImportReport } from '../catalog/import.js';
@@ -21,6 +22,7 @@ import { emit } from './output.js';
 
 export async function runImport(config: CommandConfig<'import'>, files: string[]): Promise<number> {
   if (files.length === 0) throw new UsageError('name at least one file to import');
+  lowerPriority(config.nice);
   const progress = config.progress ?? (!config.json && Boolean(process.stderr.isTTY));
   const catalog = Catalog.open(config.data);
   let report: ImportReport;
@@ -40,6 +42,7 @@ export const IMPORT_REJECTED_EXIT = 3;
 
 /** `refrain index`: build a new index generation unless the current one covers the catalog. */
 export async function runIndex(config: CommandConfig<'index'>): Promise<number> {
+  lowerPriority(config.nice);
   const report = await indexWithProgress(config.data, config.force, config.progress ?? (!config.json && Boolean(process.stderr.isTTY)));
   emit(config.json, report, () => indexSummary(report));
   return 0;

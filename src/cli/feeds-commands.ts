@@ -8,6 +8,7 @@ import { UsageError } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { buildFeed } from '../feeds/build.js';
 import { lock } from '../util/lock-file.js';
+import { lowerPriority } from '../util/priority.js';
 import { pruneFeeds } from '../feeds/prune.js';
 import { buildLockFile, FeedStore, type FeedMeta } from '../feeds/store.js';
 import { syncOnce, type AppliedFeed, type SyncReport } from '../feeds/sync.js';
@@ -64,6 +65,7 @@ const describeApplied = (f: AppliedFeed): string =>
 export async function runSync(config: CommandConfig<'sync'>): Promise<number> {
   if (!config.apikey === !config.bearer) throw new UsageError('give the primary\'s credentials: --apikey KEY or --bearer TOKEN (one of them)');
   const primary = { base: config.from, apikey: config.apikey, bearer: config.bearer };
+  lowerPriority(config.nice);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
