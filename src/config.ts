@@ -57,9 +57,10 @@ export const OPTIONS = {
     description: 'base URL clients reach this server at (tracking and share URLs); default http://localhost:PORT',
     env: 'REFRAIN_PUBLIC_URL',
   }),
-  legacyHttp200: opt(bool.default(false), {
-    description: 'answer HTTP 200 on /ws/1.1/ errors, with the status only in the envelope (old clients)',
-    env: 'REFRAIN_LEGACY_HTTP_200',
+  httpStatus: opt(z.enum(['200', 'mirror']).default('200'), {
+    description:
+      "HTTP status of /ws/1.1/ answers: 200 (the public API's convention: the status is in the envelope and x-refrain-header-status) or mirror (the HTTP status repeats it); see docs/api.md",
+    env: 'REFRAIN_HTTP_STATUS',
   }),
   allowUwsFallback: opt(bool.default(false), {
     description: "start even when uWebSockets.js's native binary did not load (slow JS fallback)",
@@ -283,7 +284,7 @@ export const COMMANDS = {
     summary: 'serve the /ws/1.1/ API',
     positionals: '',
     schema: pick(
-      'data', 'port', 'host', 'publicUrl', 'legacyHttp200', 'allowUwsFallback', 'demo', 'demoTracks',
+      'data', 'port', 'host', 'publicUrl', 'httpStatus', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
       'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
       'oauthSigninTtl', 'oauthSessionsPerAddress', 'oauthLoginAttempts', 'oauthLoginWindow',

@@ -10,7 +10,8 @@ t.test('flags win over the environment, which wins over defaults', async (t) => 
   const { config, positionals } = parseCommand('import', ['--strict', 'a.jsonl', 'b.jsonl.gz'], {});
   t.equal(config.strict, true);
   t.same(positionals, ['a.jsonl', 'b.jsonl.gz']);
-  t.equal(parseCommand('serve', ['--legacy-http-200', 'false'], {}).config.legacyHttp200, false);
+  t.equal(parseCommand('serve', ['--http-status', 'mirror'], {}).config.httpStatus, 'mirror');
+  t.equal(parseCommand('serve', [], {}).config.httpStatus, '200');
   t.equal(parseCommand('keys create', ['--country', 'it'], {}).config.country, 'IT');
 });
 

@@ -56,7 +56,9 @@ async function flood(url: string, count: number, make: (i: number) => string): P
       try {
         const res = await request(`${url}/ws/1.1/track.get?track_id=1&apikey=${make(i)}`);
         await res.body.dump();
-        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+        // The envelope's status: /ws/1.1/ answers HTTP 200 by default (docs/api.md); older builds mirror it.
+        const status = Number(res.headers['x-refrain-header-status'] ?? res.statusCode);
+        statuses[status] = (statuses[status] ?? 0) + 1;
       } catch {
         statuses[0] = (statuses[0] ?? 0) + 1;
       }

@@ -57,23 +57,35 @@ function envelope(body: JsonSchema): JsonSchema {
   };
 }
 
-function operation(m: ApiMethod): Record<string, unknown> {
+/** Statuses whose HTTP status is kept when the others travel in the envelope under HTTP 200 (docs/api.md). */
+const KEPT_IN_HTTP = new Set([413, 429, 503]);
+
+function operation(m: ApiMethod, httpStatus: '200' | 'mirror'): Record<string, unknown> {
   const input = z.toJSONSchema(m.params, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const required = new Set(input.required ?? []);
   const parameters = Object.entries(input.properties ?? {})
     .filter(([name]) => name !== 'data')
     .map(([name, schema]) => ({ name, in: 'query', required: required.has(name), description: schema.description, schema }));
-  const responses: Record<string, unknown> = {
-    200: {
-      description: 'success',
-      content: { 'application/json': { schema: envelope(z.toJSONSchema(m.body, { io: 'output', unrepresentable: 'any' }) as JsonSchema) } },
-    },
-  };
-  for (const status of [401, 402, 405, 429, ...(m.statuses ?? [])]) {
-    responses[status] = {
-      description: STATUS_TEXT[status] ?? 'error',
-      content: { 'application/json': { schema: envelope({ type: 'array', maxItems: 0 }) } },
+  const success = envelope(z.toJSONSchema(m.body, { io: 'output', unrepresentable: 'any' }) as JsonSchema);
+  const failure = envelope({ type: 'array', maxItems: 0 });
+  const statuses = [...new Set([401, 402, 403, 405, 429, ...(m.statuses ?? []), ...(m.http === 'POST' ? [413] : [])])].sort();
+  const responses: Record<string, unknown> = {};
+  if (httpStatus === 'mirror') {
+    responses[200] = { description: 'success', content: { 'application/json': { schema: success } } };
+  } else {
+    const inEnvelope = statuses.filter((status) => !KEPT_IN_HTTP.has(status));
+    responses[200] = {
+      description:
+        'success, or an error whose status is in message.header.status_code and x-refrain-header-status (HTTP stays 200, as the public API answers): ' +
+        inEnvelope.map((status) => `${status} ${STATUS_TEXT[status] ?? 'error'}`).join('; ') +
+        '. A refused Bearer token is HTTP 401 or 403 with a WWW-Authenticate challenge.',
+      content: { 'application/json': { schema: { oneOf: [success, failure] } } },
     };
+  }
+  for (const status of statuses) {
+    if (httpStatus === 'mirror' || KEPT_IN_HTTP.has(status)) {
+      responses[status] = { description: STATUS_TEXT[status] ?? 'error', content: { 'application/json': { schema: failure } } };
+    }
   }
   const op: Record<string, unknown> = { operationId: m.name, summary: m.summary, parameters: [...COMMON_PARAMS, ...parameters], responses };
   if (m.deprecated) op.deprecated = true;
@@ -84,9 +96,9 @@ function operation(m: ApiMethod): Record<string, unknown> {
   return op;
 }
 
-export function openapiDocument(methods: Iterable<ApiMethod>, serverUrl: string): object {
+export function openapiDocument(methods: Iterable<ApiMethod>, serverUrl: string, httpStatus: '200' | 'mirror' = '200'): object {
   const paths: Record<string, unknown> = {};
-  for (const m of methods) paths[`/ws/1.1/${m.name}`] = { [m.http.toLowerCase()]: operation(m) };
+  for (const m of methods) paths[`/ws/1.1/${m.name}`] = { [m.http.toLowerCase()]: operation(m, httpStatus) };
   return {
     openapi: '3.1.0',
     info: {

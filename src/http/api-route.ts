@@ -154,7 +154,9 @@ function proceed(call: Call, key: Principal, inFlight?: BodyInFlight): void {
       throw new RefrainError(405, `${method.name} takes ${method.http}`, { Allow: method.http });
     }
     requireScope(key, method.scope ?? 'catalog:read');
-    if (method.plans && !method.plans.includes(key.plan)) throw new RefrainError(403, 'Forbidden');
+    if (method.plans && !method.plans.includes(key.plan)) {
+      throw new RefrainError(403, `Forbidden: ${method.name} needs the ${method.plans.join(' or ')} plan (this caller has the ${key.plan} plan)`);
+    }
     const now = deps.clock();
     deps.usage.admit(key, now);
     const ctx: ApiContext = {

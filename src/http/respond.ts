@@ -1,6 +1,6 @@
 /**
  * Writing /ws/1.1/ responses: the envelope (docs/design.md §3) in JSON, XML or JSONP, the
- * `x-refrain-header-*` headers, HTTP status mirroring (or 200 with `--legacy-http-200`) and CORS.
+ * `x-refrain-header-*` headers, the HTTP status (docs/api.md, "Status codes") and CORS.
  * Errors are RefrainErrors turned into `{header:{status_code, execute_time, hint}, body: []}`.
  */
 import type { HttpResponse } from './uws.js';
@@ -32,7 +32,8 @@ export function outputFormat(query: Record<string, string>): OutputFormat {
 }
 
 export interface ResponseOptions {
-  legacyHttp200: boolean;
+  /** `200`: the public API's convention, the status only in the envelope; `mirror`: HTTP repeats it. */
+  httpStatus: '200' | 'mirror';
   corsOrigin: string;
 }
 
@@ -93,7 +94,7 @@ export function writeReply(res: HttpResponse, options: ResponseOptions, reply: R
     text = out.format === 'jsonp' ? `${out.callback}(${json});` : json;
   }
 
-  const status = options.legacyHttp200 ? 200 : reply.status;
+  const status = options.httpStatus === 'mirror' || keepsHttpStatus(reply) ? reply.status : 200;
   if (status !== 200) res.writeStatus(STATUS_LINE[status] ?? `${status} Error`); // uWS answers 200 OK by default
   res.writeHeader('content-type', CONTENT_TYPE[out.format]);
   res.writeHeader('x-refrain-header-status', String(reply.status));
@@ -110,6 +111,17 @@ export function writeReply(res: HttpResponse, options: ResponseOptions, reply: R
 }
 
 const ENVELOPE_END = Buffer.from('}}');
+
+/**
+ * Answers whose HTTP status carries behaviour, kept in both modes (docs/api.md, "Status codes"): a
+ * `Retry-After` (429, 503) is read by HTTP clients, proxies and load balancers only on those statuses;
+ * a Bearer challenge naming an error (`invalid_token` 401, `insufficient_scope` 403) answers a caller
+ * that sent a token, and it is how OAuth clients learn to refresh one; 413 is sent before the method is
+ * known, while the body is still arriving. A call without credentials, like every other error, keeps
+ * the public API's HTTP 200.
+ */
+export const keepsHttpStatus = (reply: Reply): boolean =>
+  reply.status === 413 || 'Retry-After' in reply.headers || (reply.headers['WWW-Authenticate']?.includes('error=') ?? false);
 
 /** The envelope header as JSON: status_code, execute_time, the method's fields, then hint. */
 function headerJson(reply: Reply, executeTime: number): string {

@@ -159,7 +159,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   });
   url ||= `http://localhost:${port}`;
   links.baseUrl = url;
-  openapi = JSON.stringify(openapiDocument(methods.values(), url));
+  openapi = JSON.stringify(openapiDocument(methods.values(), url, config.httpStatus));
 
   // Routes are mounted once the port is known: the default OAuth issuer is the base URL, which holds
   // it. uWS calls the listen callback synchronously, so no request is read before they are.
@@ -185,7 +185,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     '/ws/1.1/*',
     apiRoute({
       catalog, index, guard, usage, links, metrics, logger, methods,
-      response: { legacyHttp200: config.legacyHttp200, corsOrigin: config.corsOrigin },
+      response: { httpStatus: config.httpStatus, corsOrigin: config.corsOrigin },
       methodOptions: { lyricslensSunset: config.lyricslensSunset, maxFingerprintChars: config.maxFingerprintChars, feeds: feeds.directory },
       maxBodyBytes: config.maxBodyBytes,
       accessLog: config.accessLog,

@@ -18,7 +18,13 @@ import { tempDir, writeJsonl } from './tmp.js';
 setGlobalDispatcher(new Agent({ keepAliveTimeout: 100, keepAliveMaxTimeout: 100 }));
 
 export interface Reply {
+  /**
+   * The answer's status: on /ws/1.1/ the envelope's (`x-refrain-header-status`), whichever HTTP status
+   * the server's mode sends with it (checked against docs/api.md's rule on every call); else HTTP's.
+   */
   status: number;
+  /** The HTTP status line's code. */
+  httpStatus: number;
   headers: Headers;
   text: string;
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -65,13 +71,35 @@ export async function startTestServer(
       const qs = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString();
       const res = await fetch(`${url}${path}${qs ? `?${qs}` : ''}`, init);
       const text = await res.text();
-      return { status: res.status, headers: res.headers, text, json: jsonOrUndefined(text) };
+      const envelope = res.headers.get('x-refrain-header-status');
+      const status = envelope === null ? res.status : Number(envelope);
+      if (envelope !== null) checkHttpStatus(config.httpStatus, status, res);
+      return { status, httpStatus: res.status, headers: res.headers, text, json: jsonOrUndefined(text) };
     },
     makeKey(spec) {
       const { key, record } = server.keys.create(spec);
       return { key, keyId: record.key_id };
     },
   };
+}
+
+/**
+ * The HTTP status a /ws/1.1/ answer must have (docs/api.md, "Status codes"): the envelope's in mirror
+ * mode; else 200, except answers whose HTTP status carries behaviour (413, a Retry-After, a Bearer
+ * error challenge). Throws, failing the test, when the server sent another.
+ */
+export function checkHttpStatus(mode: '200' | 'mirror', status: number, res: { status: number; headers: Headers }): void {
+  const kept = status === 413 || res.headers.has('retry-after') || /error=/.test(res.headers.get('www-authenticate') ?? '');
+  const expected = mode === 'mirror' || kept ? status : 200;
+  if (res.status !== expected) throw new Error(`HTTP ${res.status} for envelope status ${status} in --http-status ${mode} mode; expected ${expected}`);
+}
+
+/** The status of a /ws/1.1/ answer fetched by hand: the envelope's, its HTTP status checked by checkHttpStatus. */
+export function apiStatus(res: { status: number; headers: Headers }, mode: '200' | 'mirror' = '200'): number {
+  const envelope = res.headers.get('x-refrain-header-status');
+  if (envelope === null) return res.status;
+  checkHttpStatus(mode, Number(envelope), res);
+  return Number(envelope);
 }
 
 /** A body parsed as JSON, or undefined when it is not JSON. */

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { z } from 'zod';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer, apiStatus } from '../helpers/server.js';
 import { METHODS } from '../../src/api/registry.js';
 
 /** A value each parameter must refuse. */
@@ -22,7 +22,7 @@ const VALID_TEXT = 'ten words of text that any screening method would happily ta
 async function post(s: TestServer, method: string, query: Record<string, string | number>, body: unknown) {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const res = await fetch(`${s.url}/ws/1.1/${method}?${qs}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as { message: { header: { hint: string } } } };
+  return { status: apiStatus(res), json: (await res.json()) as { message: { header: { hint: string } } } };
 }
 
 t.test('400 names the bad parameter, for every parameter of every method', async (t) => {

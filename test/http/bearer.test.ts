@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { createHash, randomBytes } from 'node:crypto';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer, apiStatus } from '../helpers/server.js';
 import { LYRICS } from '../helpers/fixtures.js';
 import type { ClientRecord } from '../../src/oauth/clients.js';
 import type { Scope } from '../../src/oauth/scopes.js';
@@ -53,7 +53,7 @@ t.test('Bearer tokens on the API', async (t) => {
   t.test('scope and plan both limit a method', async (t) => {
     const reader = client(s, 'enterprise', ['catalog:read']);
     const noScope = await fingerprint(s, await clientToken(s, reader, ['catalog:read']));
-    t.equal(noScope.status, 403);
+    t.equal(apiStatus(noScope), 403);
     t.match(noScope.headers.get('www-authenticate'), /^Bearer realm="refrain", error="insufficient_scope", scope="fingerprint"$/);
     const body = (await noScope.json()) as { message: { header: { hint: string } } };
     t.match(body.message.header.hint, /lacks the fingerprint scope/);
@@ -61,16 +61,16 @@ t.test('Bearer tokens on the API', async (t) => {
     const screener = client(s, 'enterprise', ['catalog:read', 'fingerprint']);
     const token = await clientToken(s, screener, ['fingerprint']);
     const found = await fingerprint(s, token);
-    t.equal(found.status, 200, 'a POST whose token is verified while its body is read');
+    t.equal(apiStatus(found), 200, 'a POST whose token is verified while its body is read');
     const json = (await found.json()) as { message: { body: { track_list: { similarity: number }[] } } };
     t.ok(json.message.body.track_list.length > 0);
-    t.equal((await fingerprint(s, token)).status, 200, 'and again from the cache');
+    t.equal(apiStatus(await fingerprint(s, token)), 200, 'and again from the cache');
     const readOnly = await s.get('/ws/1.1/track.get', { track_id: 1 }, bearer(token));
     t.equal(readOnly.status, 403, 'a fingerprint-only token cannot read the catalog');
 
     const basic = client(s, 'basic', ['fingerprint']);
     const plan = await fingerprint(s, await clientToken(s, basic, ['fingerprint']));
-    t.equal(plan.status, 403, 'the plan still applies to a token with the scope');
+    t.equal(apiStatus(plan), 403, 'the plan still applies to a token with the scope');
     t.equal(plan.headers.get('www-authenticate'), null);
   });
 

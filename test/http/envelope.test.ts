@@ -64,12 +64,50 @@ t.test('the envelope, status codes, formats and headers', async (t) => {
     t.equal(after.json.message.body.track.track_id, 1, 'the connection stays in sync after a HEAD');
   });
 
-  t.test('--legacy-http-200 keeps the status in the envelope only', async (t) => {
-    const legacy = await startTestServer(t, { flags: ['--legacy-http-200'] });
-    const r = await legacy.get('/ws/1.1/track.get', { track_id: 999, apikey: legacy.keys.basic });
-    t.equal(r.status, 200);
-    t.equal(r.json.message.header.status_code, 404);
+  t.test("by default /ws/1.1/ answers HTTP 200 with the status in the envelope, as the public API does", async (t) => {
+    const cases: [Record<string, string | number>, number][] = [
+      [{ track_id: 999, apikey: key }, 404],
+      [{ track_id: 'x', apikey: key }, 400],
+      [{ track_id: 1, apikey: 'f'.repeat(32) }, 401],
+      [{ track_id: 1 }, 401],
+    ];
+    for (const [params, status] of cases) {
+      const res = await fetch(`${s.url}/ws/1.1/track.get?${new URLSearchParams(params as Record<string, string>)}`);
+      const body = (await res.json()) as { message: { header: { status_code: number } } };
+      t.equal(res.status, 200, `HTTP 200 for ${status}`);
+      t.equal(body.message.header.status_code, status);
+      t.equal(res.headers.get('x-refrain-header-status'), String(status));
+      t.ok(res.headers.get('x-refrain-header-hint'), 'the hint is in a header too');
+    }
+    const unknown = await fetch(`${s.url}/ws/1.1/track.dance?apikey=${key}`);
+    t.equal(unknown.status, 200);
+    t.equal(((await unknown.json()) as { message: { header: { status_code: number } } }).message.header.status_code, 405);
+  });
+
+  t.test('--http-status mirror repeats the envelope status in HTTP', async (t) => {
+    const mirror = await startTestServer(t, { flags: ['--http-status', 'mirror'] });
+    const r = await fetch(`${mirror.url}/ws/1.1/track.get?track_id=999&apikey=${mirror.keys.basic}`);
+    t.equal(r.status, 404);
+    t.equal(((await r.json()) as { message: { header: { status_code: number } } }).message.header.status_code, 404);
     t.equal(r.headers.get('x-refrain-header-status'), '404');
+    const ok = await mirror.get('/ws/1.1/track.get', { track_id: 1, apikey: mirror.keys.basic });
+    t.equal(ok.httpStatus, 200);
+    const bad = await mirror.get('/ws/1.1/track.get', { track_id: 'x', apikey: mirror.keys.basic, format: 'xml' });
+    t.equal(bad.httpStatus, 400, 'in every format');
+  });
+
+  t.test('answers whose HTTP status carries behaviour keep it in both modes', async (t) => {
+    const limited = s.makeKey({ plan: 'basic', rate: 1 });
+    await s.get('/ws/1.1/track.get', { track_id: 1, apikey: limited.key });
+    const res = await fetch(`${s.url}/ws/1.1/track.get?track_id=1&apikey=${limited.key}`);
+    t.equal(res.status, 429, 'a rate limit is HTTP 429: retrying clients and proxies read Retry-After only there');
+    t.ok(res.headers.get('retry-after'));
+    t.equal(((await res.json()) as { message: { header: { status_code: number } } }).message.header.status_code, 429);
+    const token = await fetch(`${s.url}/ws/1.1/track.get?track_id=1`, { headers: { authorization: 'Bearer not-a-token' } });
+    t.equal(token.status, 401, 'a refused Bearer token is HTTP 401 with its challenge: OAuth clients refresh on it');
+    t.match(token.headers.get('www-authenticate'), /error="invalid_token"/);
+    const big = await fetch(`${s.url}/ws/1.1/work.post?apikey=${key}`, { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024) }).catch(() => undefined);
+    if (big) t.equal(big.status, 413, 'a body over the cap is HTTP 413, answered before the method is known');
   });
 
   t.test('format=xml and format=jsonp', async (t) => {
@@ -154,7 +192,19 @@ t.test('the envelope, status codes, formats and headers', async (t) => {
       t.ok(names.includes(n), n);
     }
     t.equal(doc.paths['/ws/1.1/track.lyricslens.get'].get.deprecated, true);
-    const body = sub.responses['200'].content['application/json'].schema.properties.message.properties.body;
-    t.ok(body.properties.subtitle.properties.subtitle_body, 'body schema from the resource schemas');
+    const [success, failure] = sub.responses['200'].content['application/json'].schema.oneOf;
+    t.ok(success.properties.message.properties.body.properties.subtitle.properties.subtitle_body, 'body schema from the resource schemas');
+    t.same(failure.properties.message.properties.body, { type: 'array', maxItems: 0 }, 'HTTP 200 may also carry an error envelope');
+    t.match(sub.responses['200'].description, /404 not found/);
+    t.notOk(sub.responses['404'], 'a 404 is not an HTTP status in the default mode');
+    t.ok(sub.responses['429'], 'a rate limit is');
+    t.ok(doc.paths['/ws/1.1/track.lyrics.fingerprint.post'].post.responses['413'], 'so is a body over the cap');
+  });
+
+  t.test('openapi.json in --http-status mirror lists the HTTP error statuses', async (t) => {
+    const mirror = await startTestServer(t, { flags: ['--http-status', 'mirror'] });
+    const sub = (await mirror.get('/ws/1.1/openapi.json')).json.paths['/ws/1.1/track.subtitle.get'].get;
+    t.ok(sub.responses['200'].content['application/json'].schema.properties.message, 'success alone under 200');
+    t.match(sub.responses['404'].description, /not found/);
   });
 });

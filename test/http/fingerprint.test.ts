@@ -6,7 +6,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer, apiStatus } from '../helpers/server.js';
 import { FIXTURE_RECORDS, LYRICS } from '../helpers/fixtures.js';
 import { CORPUS_DIR } from '../helpers/tmp.js';
 
@@ -36,7 +36,7 @@ async function screen(text: unknown, params: Record<string, string | number> = {
     headers: { 'content-type': 'application/json' },
     body: body ?? JSON.stringify({ data: { text } }),
   });
-  return { status: res.status, hint: res.headers.get('x-refrain-header-hint'), json: (await res.json()) as { message: { header: Record<string, unknown>; body: any } } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: apiStatus(res), hint: res.headers.get('x-refrain-header-hint'), json: (await res.json()) as { message: { header: Record<string, unknown>; body: any } } }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 t.before(async () => {
@@ -118,14 +118,14 @@ t.test('bad requests answer 400 with a hint, and an empty body', async (t) => {
     t.same(r.json.message.body, [], name);
   }
   const wrongType = await fetch(`${api.url}/ws/1.1/track.lyrics.fingerprint.post?apikey=${api.keys.enterprise}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: PROSE });
-  t.equal(wrongType.status, 400);
+  t.equal(apiStatus(wrongType), 400);
 });
 
 t.test('only the enterprise plan may screen (403 Forbidden); GET is 405', async (t) => {
   for (const plan of ['free', 'basic'] as const) {
     const r = await screen(PROSE, {}, api.keys[plan]);
     t.equal(r.status, 403);
-    t.equal(r.hint, 'Forbidden');
+    t.equal(r.hint, `Forbidden: track.lyrics.fingerprint.post needs the enterprise plan (this caller has the ${plan} plan)`);
     t.same(r.json.message.body, []);
   }
   const get = await api.get('/ws/1.1/track.lyrics.fingerprint.post', { apikey: api.keys.enterprise });

@@ -4,7 +4,7 @@
  * in its identifier and the year 0000 (issue 11, item 12).
  */
 import t from 'tap';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServer, apiStatus } from '../helpers/server.js';
 
 t.test('hidden characters in ids, NUL and year 0000 in work.post', async (t) => {
   const s = await startTestServer(t);
@@ -13,13 +13,13 @@ t.test('hidden characters in ids, NUL and year 0000 in work.post', async (t) => 
   for (const [raw, named] of [['%EF%BB%BF1', 'U+FEFF (a byte-order mark)'], ['1%0A', 'U+000A (a line feed)'], ['1%0D%0A', 'U+000D (a carriage return)'], ['1%00', 'U+0000 (NUL)']]) {
     const res = await fetch(`${s.url}/ws/1.1/track.get?apikey=${apikey}&track_id=${raw}`);
     const json = (await res.json()) as { message: { header: { status_code: number; hint: string }; body: unknown } };
-    t.equal(res.status, 400, `track_id=${raw}`);
+    t.equal(apiStatus(res), 400, `track_id=${raw}`);
     t.equal(json.message.header.status_code, 400);
     t.equal(json.message.header.hint, `track_id must be a positive integer id: it holds ${named}; send it without hidden characters`);
     t.same(json.message.body, []);
   }
   const page = await fetch(`${s.url}/ws/1.1/album.tracks.get?apikey=${apikey}&album_id=1000&page_size=10%0A`);
-  t.equal(page.status, 400, 'integer parameters too');
+  t.equal(apiStatus(page), 400, "integer parameters too");
   t.match(((await page.json()) as { message: { header: { hint: string } } }).message.header.hint, /^page_size must be an integer from 1 to 100: it holds U\+000A/);
   t.equal((await s.get('/ws/1.1/track.get', { apikey, track_id: ' 1 ' })).status, 200, 'ASCII spaces are still tolerated');
 
@@ -30,7 +30,7 @@ t.test('hidden characters in ids, NUL and year 0000 in work.post', async (t) => 
 
   const post = async (data: Record<string, unknown>) => {
     const res = await fetch(`${s.url}/ws/1.1/work.post?apikey=${apikey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ data }) });
-    return { status: res.status, hint: res.headers.get('x-refrain-header-hint') };
+    return { status: apiStatus(res), hint: res.headers.get('x-refrain-header-hint') };
   };
   const work = { identifier: 'HID-1', title: 'Hidden', owners: { writer: [{ name: 'Ada', perf_ownership_share: 5000 }] } };
   t.same(await post({ ...work, identifier: 'HID-\u00001' }), { status: 400, hint: 'data.identifier must not hold control characters: it holds U+0000 (NUL)' });

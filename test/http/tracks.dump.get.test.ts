@@ -58,7 +58,7 @@ t.test('tracks.dump.get', async (t) => {
     for (const plan of ['free', 'basic'] as const) {
       const reply = await s.get('/ws/1.1/tracks.dump.get', { apikey: s.keys[plan] });
       t.equal(reply.status, 403, `${plan} key`);
-      t.equal(reply.json.message.header.hint, 'Forbidden');
+      t.equal(reply.json.message.header.hint, `Forbidden: tracks.dump.get needs the enterprise plan (this caller has the ${plan} plan)`);
       t.same(reply.json.message.body, []);
     }
     const bearer = (tok: string) => s.get('/ws/1.1/tracks.dump.get', {}, { headers: { authorization: `Bearer ${tok}` } });

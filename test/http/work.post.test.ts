@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { once } from 'node:events';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer, apiStatus } from '../helpers/server.js';
 import { writeJsonl } from '../helpers/tmp.js';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
@@ -28,8 +28,9 @@ async function post(s: TestServer, data: unknown, auth: { apikey?: string; token
   if (auth.token) headers.authorization = `Bearer ${auth.token}`;
   const res = await fetch(`${s.url}/ws/1.1/work.post${qs}`, { method: 'POST', headers, body: raw ?? JSON.stringify({ data }) });
   const json = (await res.json()) as { message: { header: { status_code: number; hint?: string }; body: unknown } };
-  if (json.message.header.status_code !== res.status) throw new Error(`envelope status ${json.message.header.status_code}, HTTP ${res.status}`);
-  return { status: res.status, hint: res.headers.get('x-refrain-header-hint'), body: json.message.body };
+  const status = apiStatus(res);
+  if (json.message.header.status_code !== status) throw new Error(`envelope status ${json.message.header.status_code}, header ${status}`);
+  return { status, hint: res.headers.get('x-refrain-header-hint'), body: json.message.body };
 }
 
 const WRITER = { name: 'Ada Quillfeather', role: 'CA', controlled: 'Y', ipi: '00123456789', mech_ownership_share: 2500, perf_ownership_share: 5000, sync_ownership_share: 2500 };
@@ -115,7 +116,7 @@ t.test('work.post', async (t) => {
     for (const plan of ['free', 'basic'] as Plan[]) {
       const r = await post(s, work(), { apikey: s.keys[plan] });
       t.equal(r.status, 403, `${plan} key`);
-      t.equal(r.hint, 'Forbidden');
+      t.equal(r.hint, `Forbidden: work.post needs the enterprise plan (this caller has the ${plan} plan)`);
       t.same(r.body, []);
     }
     const client = (plan: Plan, scopes: Scope[]) =>
@@ -127,7 +128,7 @@ t.test('work.post', async (t) => {
     t.equal(reader.hint, 'Forbidden: this access token lacks the works:write scope');
     const basic = await post(s, work(), { token: await token('basic', ['works:write']) });
     t.equal(basic.status, 403, "works:write on a basic client: the client's plan decides");
-    t.equal(basic.hint, 'Forbidden');
+    t.equal(basic.hint, 'Forbidden: work.post needs the enterprise plan (this caller has the basic plan)');
 
     const writerClient = client('enterprise', ['works:write']);
     const ok = await post(s, work({ identifier: 'TOKEN-1', iswc: undefined }), { token: (await s.server.oauth.tokens.issueClientCredentials(writerClient, ['works:write'])).access_token });
