@@ -86,6 +86,8 @@ export class FingerprintSearcher {
     private readonly lyricsOf: (trackId: number) => string | undefined,
     /** Track ids of a recording, in the order the API lists them. */
     private readonly versionsOf: (commontrack: number, indexed: number) => number[] = (_, indexed) => [indexed],
+    /** A recording's popularity (its best track's rating): equal answers, such as a line many songs share, go most popular first. */
+    private readonly popularityOf: (commontrack: number, indexed: number) => number = () => 0,
   ) {
     this.postings = new PostingsView(index, 'fp');
     this.bits = index.manifest.parts.fp.bucketBits;
@@ -116,7 +118,7 @@ export class FingerprintSearcher {
       hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity, covered, longest, tracks: [] });
       if (similarity >= 50 && strongVote === 0) strongVote = vote;
     }
-    const top = rank(hits).slice(0, size);
+    const top = rank(hits, this.popularityOf).slice(0, size);
     for (const hit of top) hit.tracks = this.versionsOf(hit.commontrack, hit.track);
     return top;
   }
@@ -228,15 +230,22 @@ export function refine(first: readonly Candidate[], unread: readonly Uint32Array
 
 /**
  * Answers by similarity, best first; those within TIE_WINDOW points of the best by longest passage
- * (then similarity).
+ * (then similarity); answers equal on both (a quoted line that several songs share) by popularity.
  */
-export function rank(hits: FingerprintHit[]): FingerprintHit[] {
+export function rank(hits: FingerprintHit[], popularityOf: (commontrack: number, indexed: number) => number = () => 0): FingerprintHit[] {
   if (hits.length === 0) return hits;
   const bestSimilarity = Math.max(...hits.map((h) => h.similarity));
   const near = (h: FingerprintHit) => bestSimilarity - h.similarity <= TIE_WINDOW;
+  const popularity = new Map<FingerprintHit, number>();
+  const popularityOfHit = (h: FingerprintHit): number => {
+    let p = popularity.get(h);
+    if (p === undefined) popularity.set(h, (p = popularityOf(h.commontrack, h.track)));
+    return p;
+  };
   return hits.sort((a, b) => {
     const na = near(a);
     if (na !== near(b)) return na ? -1 : 1;
-    return na ? b.longest - a.longest || b.similarity - a.similarity : b.similarity - a.similarity || b.longest - a.longest;
+    const order = na ? b.longest - a.longest || b.similarity - a.similarity : b.similarity - a.similarity || b.longest - a.longest;
+    return order || popularityOfHit(b) - popularityOfHit(a) || a.track - b.track;
   });
 }

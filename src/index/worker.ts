@@ -46,13 +46,19 @@ function versionsOf(commontrack: number, indexed: number): number[] {
   return tracks.map((t) => t.track_id);
 }
 
+/** A recording's popularity: the rating of its most popular track. */
+function popularityOf(commontrack: number, indexed: number): number {
+  const first = versionsOf(commontrack, indexed)[0];
+  return first === undefined ? 0 : (catalog!.getTrack(first)?.track_rating ?? 0);
+}
+
 function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   let e = engines.get(envelope.generation);
   if (!e && envelope.index) {
     catalog ??= Catalog.open(dataDir);
     const index = indexOf(envelope.index);
     e = {
-      fingerprint: new FingerprintSearcher(index, normalizedLyrics, versionsOf),
+      fingerprint: new FingerprintSearcher(index, normalizedLyrics, versionsOf, popularityOf),
       text: new TextSearcher(index, catalog),
     };
     engines.set(envelope.generation, e);

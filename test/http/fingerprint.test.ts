@@ -21,7 +21,18 @@ function corpus(file: string, lines: number): CorpusTrack[] {
 }
 
 const TEXTS = [...corpus('en.jsonl.gz', 3000), ...corpus('es.jsonl.gz', 800)];
-const RECORDS: unknown[] = [...TEXTS, ...FIXTURE_RECORDS];
+/** Three songs quoting one line, of unequal popularity, and one in Japanese (written without spaces). */
+const SHARED_LINE = 'we keep on dancing over broken glass tonight';
+const QUOTING = [[9001, 20], [9002, 90], [9003, 50]].map(([id, rating], i) => ({
+  type: 'track', track_id: id, commontrack_id: id, track_name: `Quoting Song ${i}`, artist_id: 100, artist_name: 'The Fixtures', album_id: 1000,
+  track_rating: rating, num_favourite: rating,
+  lyrics: { lyrics_body: `${['amber lanterns drift past the harbour wall', 'seven cold winters taught my hands to wait', 'the radio hums a tune nobody remembers'][i]}\n${SHARED_LINE}\n${['salt and silver on the morning tide', 'paper boats are sailing down the gutter', 'my shadow walks a little slower now'][i]}`, lyrics_language: 'en' },
+}));
+const JAPANESE = {
+  type: 'track', track_id: 9004, commontrack_id: 9004, track_name: '星の歌', artist_id: 100, artist_name: 'The Fixtures', album_id: 1000,
+  track_rating: 40, num_favourite: 40, lyrics: { lyrics_body: '夜空に光る星を見上げて\n遠い君の名前を呼んだ\n風が答えをくれるまで', lyrics_language: 'ja' },
+};
+const RECORDS: unknown[] = [...TEXTS, ...FIXTURE_RECORDS, ...QUOTING, JAPANESE];
 const LONG = TEXTS.filter((r): r is CorpusTrack & { lyrics: { lyrics_body: string } } => r.type === 'track' && (r.lyrics?.lyrics_body.length ?? 0) > 420);
 const PROSE =
   'The quarterly report was delayed because the accounting office moved to the new building on the other side of the river, ' +
@@ -54,6 +65,33 @@ t.test('an exact excerpt finds its track first, at about 100', async (t) => {
     t.type(first.matched_chars, 'number');
     t.notOk('track_lyrics_translation_status' in first.track, 'fingerprint results leave the translation status out');
   }
+});
+
+t.test('a one-line quote: unique to a song, it finds that song first; shared, it lists every song quoting it, most popular first', async (t) => {
+  const bodies = TEXTS.map((r) => r.lyrics?.lyrics_body.toLowerCase() ?? '');
+  let checked = 0;
+  for (const track of LONG) {
+    const line = track.lyrics.lyrics_body.split('\n').find((l) => {
+      const words = l.trim().split(/\s+/).length;
+      return words >= 4 && words <= 9 && bodies.filter((b) => b.includes(l.toLowerCase())).length === 1;
+    });
+    if (!line) continue;
+    const { status, json } = await screen(line);
+    t.equal(status, 200, line);
+    t.equal(json.message.body.track_list[0]?.track.track_id, track.track_id, `"${line}" finds track ${track.track_id} first`);
+    if (++checked === 20) break;
+  }
+  t.equal(checked, 20, 'twenty unique lines checked');
+
+  const shared = await screen(SHARED_LINE);
+  const ids = shared.json.message.body.track_list.map((m: { track: { track_id: number } }) => m.track.track_id);
+  t.same(ids.slice(0, 3), [9002, 9003, 9001], 'every song quoting the line, most popular first');
+  const three = await screen('broken glass tonight');
+  t.equal(three.status, 200, 'three words are enough');
+  t.ok(three.json.message.body.track_list.some((m: { track: { track_id: number } }) => m.track.track_id === 9002));
+  t.equal((await screen('遠い君の名前')).status, 200, 'six characters of Japanese are screened');
+  const japanese = await screen('夜空に光る星を見上げて\n遠い君の名前を呼んだ\n風が答えをくれるまで');
+  t.equal(japanese.json.message.body.track_list[0]?.track.track_id, 9004, 'two Japanese lines find their song');
 });
 
 t.test('case, punctuation, line breaks and typos still find it, with a lower similarity for typos', async (t) => {
@@ -103,7 +141,8 @@ t.test('bad requests answer 400 with a hint, and an empty body', async (t) => {
     ['missing data', undefined, {}, '{}', /^data is required/],
     ['text not a string', 42, {}, undefined, /^data\.text must be a string/],
     ['empty text', '   ', {}, undefined, /data\.text is empty/],
-    ['too few words', 'only five words right here', {}, undefined, /at least 10 words \(it has 5\)/],
+    ['too few words', 'two words', {}, undefined, /^data\.text must hold at least 3 words, or 6 characters of a script written without spaces \(it has 2 words\)$/],
+    ['too few characters of an unspaced script', '夜空に光る', {}, undefined, /at least 3 words, or 6 characters .* \(it has 1 word\)/],
     ['too long', 'word '.repeat(1200), {}, undefined, /6000 characters long; the limit is 5000/],
     ['not JSON', undefined, {}, '{"data":', /not valid JSON/],
     ['size too big', PROSE, { size: 21 }, undefined, /^size must be an integer from 1 to 20/],
