@@ -115,7 +115,7 @@ export class UserStore {
   list(): UserRecord[] {
     return [...this.db.getRange({ start: 'u_', end: 'u`' })]
       .map((e) => publicPart(e.value as StoredUser))
-      .sort((a, b) => a.created.localeCompare(b.created));
+      .sort((a, b) => a.created.localeCompare(b.created) || a.email.localeCompare(b.email)); // oldest first; within a second, by e-mail
   }
 
   /** Disable a user by id or e-mail: their tokens stop verifying and they cannot log in. RefrainError(404) when unknown. */
