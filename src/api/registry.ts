@@ -21,12 +21,13 @@ import matcherSubtitleGet from './methods/matcher.subtitle.get.js';
 import trackLyricsFingerprintPost from './methods/track.lyrics.fingerprint.post.js';
 import tracksDumpGet from './methods/tracks.dump.get.js';
 import workPost from './methods/work.post.js';
+import musicGenresGet from './methods/music.genres.get.js';
 
 const ALL: ApiMethod[] = [
   trackGet, trackLyricsGet, trackSnippetGet, trackSubtitleGet, trackRichsyncGet, trackLyricsAnalysisGet, trackLyricslensGet,
   artistGet, artistAlbumsGet, albumGet, albumTracksGet, chartTracksGet, chartArtistsGet,
   trackSearch, artistSearch, matcherTrackGet, matcherLyricsGet, matcherSubtitleGet, trackLyricsFingerprintPost, tracksDumpGet,
-  workPost,
+  workPost, musicGenresGet,
 ] as unknown as ApiMethod[];
 
 export const METHODS: ReadonlyMap<string, ApiMethod> = new Map(ALL.map((m) => [m.name, m]));

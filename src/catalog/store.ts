@@ -26,6 +26,17 @@ import type { AlbumRecord, AnalysisRecord, ArtistRecord, Change, LyricsRecord, R
  */
 export const CATALOG_FORMAT = 1;
 const FORMAT_KEY = 'catalog:format';
+/** Set once the genres database holds every genre of the stored records (catalogs written before it had none). */
+const GENRES_KEY = 'catalog:genres';
+
+/** A music genre as records carry it in `primary_genres` (music.genres.get lists them). */
+export interface GenreRecord {
+  music_genre_id: number;
+  music_genre_parent_id: number;
+  music_genre_name: string;
+  music_genre_name_extended: string;
+  music_genre_vanity: string;
+}
 
 /** Reserved key of each record database's msgpackr shared structures (ids stop one below it). */
 export const STRUCTURES_KEY = 0xffff_ffff;
@@ -83,6 +94,37 @@ export class Catalog {
     ) as Record<IndexName, Database<'', Key>>;
     this.changes = root.openDB<Change, number>({ name: 'changes' });
     this.meta = root.openDB<unknown, string>({ name: 'meta' });
+    this.genreDb = root.openDB<GenreRecord, number>({ name: 'genres', keyEncoding: 'uint32' });
+  }
+
+  /** Every genre any track, album or artist has named, by id; the last definition written wins. */
+  private readonly genreDb: Database<GenreRecord, number>;
+
+  /** Inside a write transaction: remember the genres a record names (a few per record, most already known). */
+  noteGenres(list: readonly { music_genre: GenreRecord }[]): void {
+    for (const { music_genre: g } of list) {
+      const known = this.genreDb.get(g.music_genre_id);
+      if (!known || known.music_genre_name !== g.music_genre_name || known.music_genre_parent_id !== g.music_genre_parent_id ||
+        known.music_genre_name_extended !== g.music_genre_name_extended || known.music_genre_vanity !== g.music_genre_vanity) {
+        this.genreDb.putSync(g.music_genre_id, { ...g });
+      }
+    }
+  }
+
+  /** Every genre of the catalog, by id. */
+  genres(): GenreRecord[] {
+    return [...this.genreDb.getRange()].map((e) => e.value);
+  }
+
+  /** A catalog written before the genres database existed: gather them from its records, once. */
+  private backfillGenres(): void {
+    if (this.meta.get(GENRES_KEY)) return;
+    this.root.transactionSync(() => {
+      for (const db of [this.tracks, this.albums, this.artists] as Database<{ primary_genres?: { music_genre_list: { music_genre: GenreRecord }[] } }, number>[]) {
+        for (const { value } of db.getRange(everyId())) if (value.primary_genres) this.noteGenres(value.primary_genres.music_genre_list);
+      }
+      this.meta.putSync(GENRES_KEY, 1);
+    });
   }
 
   /** Open (creating if needed) the catalog of a data directory; refuses another record layout. */
@@ -100,8 +142,10 @@ export class Catalog {
     });
     const catalog = new Catalog(root);
     const format = catalog.meta.get(FORMAT_KEY);
+    if (format === CATALOG_FORMAT) catalog.backfillGenres();
     if (format === undefined && catalog.trackCount() === 0 && catalog.artists.getKeysCount(everyId()) === 0) {
       catalog.meta.putSync(FORMAT_KEY, CATALOG_FORMAT);
+      catalog.meta.putSync(GENRES_KEY, 1);
     } else if (format !== CATALOG_FORMAT) {
       void root.close();
       throw new RefrainError(

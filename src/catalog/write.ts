@@ -64,6 +64,7 @@ class Writer {
     if (old) chart.removeSync([old.artist_rating, old.artist_id]);
     chart.putSync([record.artist_rating, record.artist_id], '');
     this.c.artists.putSync(record.artist_id, record);
+    this.c.noteGenres(record.primary_genres.music_genre_list);
     this.log('put', 'artist', record.artist_id);
     return old ? 'updated' : 'imported';
   }
@@ -84,6 +85,7 @@ class Writer {
     if (old) this.c.index.artist_albums.removeSync([old.artist_id, old.album_id]);
     this.c.index.artist_albums.putSync([record.artist_id, record.album_id], '');
     this.c.albums.putSync(record.album_id, record);
+    this.c.noteGenres(record.primary_genres.music_genre_list);
     this.log('put', 'album', record.album_id);
     return old ? 'updated' : 'imported';
   }
@@ -124,6 +126,7 @@ class Writer {
     if (old) this.unindexTrack(old);
     this.indexTrack(record);
     this.c.tracks.putSync(record.track_id, record);
+    this.c.noteGenres(record.primary_genres.music_genre_list);
     if (old && old.commontrack_id !== record.commontrack_id) this.refreshCommontrack(old.commontrack_id);
     this.refreshCommontrack(record.commontrack_id);
     const content = contentRecords(input, record);
