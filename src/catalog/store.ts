@@ -120,6 +120,7 @@ export class Catalog {
   private backfillGenres(): void {
     if (this.meta.get(GENRES_KEY)) return;
     this.root.transactionSync(() => {
+      if (this.meta.get(GENRES_KEY)) return; // another process or thread did it while this one waited for the lock
       for (const db of [this.tracks, this.albums, this.artists] as Database<{ primary_genres?: { music_genre_list: { music_genre: GenreRecord }[] } }, number>[]) {
         for (const { value } of db.getRange(everyId())) if (value.primary_genres) this.noteGenres(value.primary_genres.music_genre_list);
       }
