@@ -22,12 +22,13 @@ import trackLyricsFingerprintPost from './methods/track.lyrics.fingerprint.post.
 import tracksDumpGet from './methods/tracks.dump.get.js';
 import workPost from './methods/work.post.js';
 import musicGenresGet from './methods/music.genres.get.js';
+import languagesGet from './methods/languages.get.js';
 
 const ALL: ApiMethod[] = [
   trackGet, trackLyricsGet, trackSnippetGet, trackSubtitleGet, trackRichsyncGet, trackLyricsAnalysisGet, trackLyricslensGet,
   artistGet, artistAlbumsGet, albumGet, albumTracksGet, chartTracksGet, chartArtistsGet,
   trackSearch, artistSearch, matcherTrackGet, matcherLyricsGet, matcherSubtitleGet, trackLyricsFingerprintPost, tracksDumpGet,
-  workPost, musicGenresGet,
+  workPost, musicGenresGet, languagesGet,
 ] as unknown as ApiMethod[];
 
 export const METHODS: ReadonlyMap<string, ApiMethod> = new Map(ALL.map((m) => [m.name, m]));
