@@ -150,13 +150,20 @@ export const Album = z.object({
   album_coverart_100x100: z.string(),
 });
 
+/** A lens member: its fields, or `{}` when it has nothing to say. */
+const member = <T extends z.ZodRawShape>(shape: T) => z.union([z.object({ description: z.string(), ...shape }), z.object({}).strict()]);
+const Match = z.object({ start_char: z.number(), end_char: z.number(), matched_text: z.string() });
 export const Lens = z.object({
-  entities: z.object({ entity_list: z.array(z.looseObject({})) }).optional(),
-  language_detection: z.object({ languages: z.array(z.looseObject({})) }).optional(),
-  meaning: z.looseObject({}).optional(),
-  moderation: z.looseObject({}).optional(),
-  moods: z.looseObject({}).optional(),
-  rating: z.looseObject({}).optional(),
-  religion: z.looseObject({}).optional(),
-  themes: z.looseObject({}).optional(),
+  entities: member({ entity_list: z.array(z.looseObject({})) }),
+  explicitness: member({
+    is_explicit: z.boolean(),
+    explicit_expressions: z.array(z.object({ expression: z.string(), category: z.string(), severity: z.string(), matches: z.array(Match) })),
+  }),
+  language_detection: member({ languages: z.array(z.looseObject({})) }),
+  meaning: member({ explanation: z.string() }),
+  moderation: member({ categories: z.array(z.object({ category: z.string(), is_present: z.boolean(), score: z.number() })), needs_moderation: z.boolean() }),
+  moods: member({ main_moods: z.array(z.string()) }),
+  rating: member({ audience: z.string(), descriptor: z.string() }),
+  religion: member({ has_references: z.boolean() }),
+  themes: member({ main_themes: z.array(z.object({ theme: z.string(), quotes: z.array(z.string()) })) }),
 });

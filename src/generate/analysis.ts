@@ -59,6 +59,9 @@ function round(n: number, digits: number): number {
   return Math.round(n * f) / f;
 }
 
+/** Categories whose explicit expressions are strong rather than moderate. */
+const STRONG = new Set(['sexual', 'violence', 'hate', 'self-harm']);
+
 /** Builds the lens members (entities, language_detection, meaning, moderation, moods, rating, religion, themes). */
 export function analyse(rng: Rng, song: Song): Record<string, unknown> {
   const { body, lang, theme } = song;
@@ -80,9 +83,22 @@ export function analyse(rng: Rng, song: Song): Record<string, unknown> {
   const mature = present.has('sexual') || present.has('violence');
   const moods = theme.moods.slice(0, rng.int(2, 3));
   const quotes = [...new Set(song.themeLines.concat(song.chorus.slice(1, 2)))];
+  const explicit = lang.explicit
+    .map(({ line, category }) => ({ expression: line, category, severity: STRONG.has(category) ? 'strong' : 'moderate', matches: findMatches(body, line) }))
+    .filter((e) => e.matches.length > 0);
+  const names = entityList.map((e) => e.entity_name as string);
   return {
-    entities: { entity_list: entityList },
+    entities: {
+      description: names.length ? `Named entities in the lyrics: ${names.join(', ')}.` : 'No named entities recognised in the lyrics.',
+      entity_list: entityList,
+    },
+    explicitness: {
+      description: explicit.length ? `${explicit.length} explicit ${explicit.length === 1 ? 'expression' : 'expressions'} (${[...new Set(explicit.map((e) => e.category))].join(', ')}).` : 'No explicit expressions.',
+      is_explicit: explicit.length > 0,
+      explicit_expressions: explicit,
+    },
     language_detection: {
+      description: `The lyrics are in ${lang.name}.`,
       languages: [{ is_romanized: false, language_iso_code_1: lang.code, language_iso_code_3: lang.iso3, language_name: lang.name, percentage: 100 }],
     },
     meaning: {
