@@ -23,12 +23,13 @@ import tracksDumpGet from './methods/tracks.dump.get.js';
 import workPost from './methods/work.post.js';
 import musicGenresGet from './methods/music.genres.get.js';
 import languagesGet from './methods/languages.get.js';
+import artistRelatedGet from './methods/artist.related.get.js';
 
 const ALL: ApiMethod[] = [
   trackGet, trackLyricsGet, trackSnippetGet, trackSubtitleGet, trackRichsyncGet, trackLyricsAnalysisGet, trackLyricslensGet,
   artistGet, artistAlbumsGet, albumGet, albumTracksGet, chartTracksGet, chartArtistsGet,
   trackSearch, artistSearch, matcherTrackGet, matcherLyricsGet, matcherSubtitleGet, trackLyricsFingerprintPost, tracksDumpGet,
-  workPost, musicGenresGet, languagesGet,
+  workPost, musicGenresGet, languagesGet, artistRelatedGet,
 ] as unknown as ApiMethod[];
 
 export const METHODS: ReadonlyMap<string, ApiMethod> = new Map(ALL.map((m) => [m.name, m]));

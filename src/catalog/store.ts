@@ -27,7 +27,9 @@ import type { AlbumRecord, AnalysisRecord, ArtistRecord, Change, LyricsRecord, R
 export const CATALOG_FORMAT = 1;
 const FORMAT_KEY = 'catalog:format';
 /** Set once the genres database holds every genre of the stored records (catalogs written before it had none). */
-const GENRES_KEY = 'catalog:genres';
+const GENRES_KEY = 'catalog:genres:2';
+
+type GenreList = { music_genre_list: readonly { music_genre: { music_genre_id: number } }[] };
 
 /** A music genre as records carry it in `primary_genres` (music.genres.get lists them). */
 export interface GenreRecord {
@@ -52,6 +54,8 @@ export type ContentKind = (typeof CONTENT_KINDS)[number];
 
 export const INDEXES = [
   'isrc', 'spotify', 'itunes', 'commontrack', 'artist_albums', 'album_tracks', 'artist_tracks', 'chart_tracks', 'chart_artists',
+  // [music_genre_id, artist_rating, artist_id]: an artist under each of its primary and secondary genres.
+  'genre_artists',
 ] as const;
 export type IndexName = (typeof INDEXES)[number];
 
@@ -116,7 +120,30 @@ export class Catalog {
     return [...this.genreDb.getRange()].map((e) => e.value);
   }
 
-  /** A catalog written before the genres database existed: gather them from its records, once. */
+  /** Genre ids an artist is listed under in `genre_artists`: its primary and secondary genres. */
+  static artistGenres(artist: { primary_genres: GenreList; secondary_genres: GenreList }): number[] {
+    const ids = [...artist.primary_genres.music_genre_list, ...artist.secondary_genres.music_genre_list].map((g) => g.music_genre.music_genre_id);
+    return [...new Set(ids)];
+  }
+
+  /** Inside a write transaction: list an artist under its genres (`old`: the record it replaces). */
+  indexArtistGenres(artist: ArtistRecord | undefined, old: ArtistRecord | undefined): void {
+    const ix = this.index.genre_artists;
+    if (old) for (const g of Catalog.artistGenres(old)) ix.removeSync([g, old.artist_rating, old.artist_id]);
+    if (artist) for (const g of Catalog.artistGenres(artist)) ix.putSync([g, artist.artist_rating, artist.artist_id], '');
+  }
+
+  /** The most popular artists listed under a genre, best first, with their artist_rating. */
+  artistsOfGenre(genreId: number, limit: number): { id: number; rating: number }[] {
+    const out: { id: number; rating: number }[] = [];
+    for (const k of this.index.genre_artists.getKeys({ start: [genreId, 101], end: [genreId, -1], reverse: true, limit })) {
+      const [, rating, id] = k as number[];
+      out.push({ id, rating });
+    }
+    return out;
+  }
+
+  /** A catalog written before the genres database and the genre_artists index: gather them from its records, once. */
   private backfillGenres(): void {
     if (this.meta.get(GENRES_KEY)) return;
     this.root.transactionSync(() => {
@@ -124,6 +151,7 @@ export class Catalog {
       for (const db of [this.tracks, this.albums, this.artists] as Database<{ primary_genres?: { music_genre_list: { music_genre: GenreRecord }[] } }, number>[]) {
         for (const { value } of db.getRange(everyId())) if (value.primary_genres) this.noteGenres(value.primary_genres.music_genre_list);
       }
+      for (const { value } of this.artists.getRange(everyId())) this.indexArtistGenres(value, value);
       this.meta.putSync(GENRES_KEY, 1);
     });
   }

@@ -65,6 +65,8 @@ class Writer {
     chart.putSync([record.artist_rating, record.artist_id], '');
     this.c.artists.putSync(record.artist_id, record);
     this.c.noteGenres(record.primary_genres.music_genre_list);
+    this.c.noteGenres(record.secondary_genres.music_genre_list);
+    this.c.indexArtistGenres(record, old);
     this.log('put', 'artist', record.artist_id);
     return old ? 'updated' : 'imported';
   }
@@ -203,6 +205,7 @@ class Writer {
     for (const albumId of this.c.idsOf('artist_albums', id)) this.deleteAlbum(albumId);
     for (const trackId of this.c.idsOf('artist_tracks', id)) this.deleteTrack(trackId);
     this.c.index.chart_artists.removeSync([old.artist_rating, id]);
+    this.c.indexArtistGenres(undefined, old);
     this.c.artists.removeSync(id);
     this.log('del', 'artist', id);
     return 'deleted';
