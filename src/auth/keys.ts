@@ -80,7 +80,8 @@ export class KeyStore {
   }
 
   list(): KeyRecord[] {
-    return [...this.db.getRange()].map((e) => e.value).sort((a, b) => a.created.localeCompare(b.created));
+    // Oldest first; `created` is to the second, so keys created in the same second go by label, then id.
+    return [...this.db.getRange()].map((e) => e.value).sort((a, b) => a.created.localeCompare(b.created) || a.label.localeCompare(b.label) || a.key_id.localeCompare(b.key_id));
   }
 
   /** Revoke a key by id; throws 404 when no such key exists. */

@@ -137,7 +137,8 @@ export class ClientStore {
 
   /** Every client, oldest first, without secrets. */
   list(): ClientRecord[] {
-    return [...this.db.getRange()].map((e) => publicPart(e.value)).sort((a, b) => a.created.localeCompare(b.created));
+    // Oldest first; `created` is to the second, so clients created in the same second go by name.
+    return [...this.db.getRange()].map((e) => publicPart(e.value)).sort((a, b) => a.created.localeCompare(b.created) || a.name.localeCompare(b.name));
   }
 
   /** Revoke a client: its tokens stop verifying at once. RefrainError(404) when unknown. */
