@@ -1,6 +1,7 @@
 /**
  * music.genres.get: every music genre of the catalog, as tracks, albums and artists name them in
- * `primary_genres` (the catalog keeps a table of them as records are written), in id order. A genre
+ * `primary_genres` (and artists in `secondary_genres`; the catalog keeps a table of them as records
+ * are written), in id order. A genre
  * stays listed when the records naming it are deleted; a parent id no record names is not listed.
  */
 import { z } from 'zod';
