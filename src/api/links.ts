@@ -11,11 +11,13 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type TrackedContent = 'lyrics' | 'subtitle' | 'richsync' | 'snippet';
+export type TrackedContent = 'lyrics' | 'subtitle' | 'richsync' | 'snippet' | 'lyrics_translation' | 'subtitle_translation';
 export type TrackingKind = 'js' | 'img' | 'html';
 
-const CONTENT_CODE: Record<TrackedContent, string> = { lyrics: 'l', subtitle: 's', richsync: 'r', snippet: 'n' };
-const CODE_CONTENT: Record<string, TrackedContent> = { l: 'lyrics', s: 'subtitle', r: 'richsync', n: 'snippet' };
+const CONTENT_CODE: Record<TrackedContent, string> = {
+  lyrics: 'l', subtitle: 's', richsync: 'r', snippet: 'n', lyrics_translation: 't', subtitle_translation: 'u',
+};
+const CODE_CONTENT = new Map(Object.entries(CONTENT_CODE).map(([content, code]) => [code, content as TrackedContent]));
 
 export interface TrackingHit {
   keyId: string;
@@ -89,7 +91,7 @@ export class Links {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     const [track, code, keyId, expiry] = parts;
     const trackId = parseInt(track, 36);
-    const content = CODE_CONTENT[code];
+    const content = CODE_CONTENT.get(code);
     const expires = expiry === undefined ? this.legacyExpires : parseInt(expiry, 36) * 1000;
     if (!content || !Number.isSafeInteger(trackId) || !Number.isSafeInteger(expires)) return undefined;
     return { keyId, trackId, content, expires };

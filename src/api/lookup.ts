@@ -26,10 +26,10 @@ export interface TrackIds {
 
 /**
  * The track named by the parameters. `prefer` picks among several tracks behind one identifier
- * (the versions of a commontrack, tracks sharing an ISRC): the first that has the wanted content,
- * else the most popular.
+ * (the versions of a commontrack, tracks sharing an ISRC): the most popular one the first test
+ * accepts, else the second, …, else the most popular.
  */
-export function findTrack(catalog: Catalog, p: TrackIds, prefer?: (t: TrackRecord) => boolean): TrackRecord {
+export function findTrack(catalog: Catalog, p: TrackIds, ...prefer: ((t: TrackRecord) => boolean)[]): TrackRecord {
   if (p.track_id !== undefined) {
     const t = catalog.getTrack(p.track_id);
     if (!t) throw notFound(`no track with track_id ${p.track_id}`);
@@ -39,7 +39,11 @@ export function findTrack(catalog: Catalog, p: TrackIds, prefer?: (t: TrackRecor
   const candidates = catalog.idsOf(index, key, 200).map((id) => catalog.getTrack(id)).filter((t): t is TrackRecord => !!t);
   if (candidates.length === 0) throw notFound(`no track with ${name} ${key}`);
   candidates.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
-  return (prefer && candidates.find(prefer)) || candidates[0];
+  for (const test of prefer) {
+    const found = candidates.find(test);
+    if (found) return found;
+  }
+  return candidates[0];
 }
 
 function pickIndex(p: TrackIds): [IndexName, string | number, string] {
@@ -56,14 +60,20 @@ const HAS: Record<ContentKind, (t: TrackRecord) => boolean> = {
   richsync: (t) => t.has_richsync === 1,
   snippets: (t) => t.has_snippet === 1,
   analysis: (t) => t.has_lyrics_analysis === 1,
+  translations: (t) => t.track_lyrics_translation_status.length > 0,
 };
 const NAME: Record<ContentKind, string> = {
-  lyrics: 'lyrics', subtitles: 'subtitle', richsync: 'richsync', snippets: 'snippet', analysis: 'lyrics analysis',
+  lyrics: 'lyrics', subtitles: 'subtitle', richsync: 'richsync', snippets: 'snippet', analysis: 'lyrics analysis', translations: 'translations',
 };
 
 /** The track named by the parameters, preferring one that has this kind of content. */
 export function findTrackWith(catalog: Catalog, p: TrackIds, kind: ContentKind): TrackRecord {
   return findTrack(catalog, p, HAS[kind]);
+}
+
+/** Whether a track has this kind of content (by its flags, without reading the content). */
+export function hasContent(t: TrackRecord, kind: ContentKind): boolean {
+  return HAS[kind](t);
 }
 
 /** A track's content of one kind, or 404 saying the track has none. */

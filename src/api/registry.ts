@@ -24,12 +24,14 @@ import workPost from './methods/work.post.js';
 import musicGenresGet from './methods/music.genres.get.js';
 import languagesGet from './methods/languages.get.js';
 import artistRelatedGet from './methods/artist.related.get.js';
+import trackLyricsTranslationGet from './methods/track.lyrics.translation.get.js';
+import trackSubtitleTranslationGet from './methods/track.subtitle.translation.get.js';
 
 const ALL: ApiMethod[] = [
   trackGet, trackLyricsGet, trackSnippetGet, trackSubtitleGet, trackRichsyncGet, trackLyricsAnalysisGet, trackLyricslensGet,
   artistGet, artistAlbumsGet, albumGet, albumTracksGet, chartTracksGet, chartArtistsGet,
   trackSearch, artistSearch, matcherTrackGet, matcherLyricsGet, matcherSubtitleGet, trackLyricsFingerprintPost, tracksDumpGet,
-  workPost, musicGenresGet, languagesGet, artistRelatedGet,
+  workPost, musicGenresGet, languagesGet, artistRelatedGet, trackLyricsTranslationGet, trackSubtitleTranslationGet,
 ] as unknown as ApiMethod[];
 
 export const METHODS: ReadonlyMap<string, ApiMethod> = new Map(ALL.map((m) => [m.name, m]));

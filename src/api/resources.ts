@@ -87,6 +87,19 @@ export const Subtitle = z.object({
   updated_time: timestamp,
 });
 
+const selected_language = z.string().describe('ISO 639-1 code of the translation');
+/** A translation's part of track.lyrics.translation.get; `{}` when there is none. */
+export const LyricsTranslated = z.union([
+  z.object({ lyrics_body: z.string(), selected_language, restricted: flag, ...trackingUrls }),
+  z.object({}).strict(),
+]);
+
+/** A translation's part of track.subtitle.translation.get; `{}` when there is none. */
+export const SubtitleTranslated = z.union([
+  z.object({ subtitle_body: z.string(), selected_language, restricted: flag, ...trackingUrls }),
+  z.object({}).strict(),
+]);
+
 export const Snippet = z.object({
   snippet_id: z.number(),
   snippet_body: z.string(),

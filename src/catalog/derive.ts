@@ -2,7 +2,9 @@
  * Derived fields of stored records (docs/design.md §5): availability flags, `commontrack_id`, ids of
  * content records, inherited region restrictions and timestamps. Pure functions of an import line.
  */
-import type { AlbumRecord, AnalysisRecord, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord } from './records.js';
+import type {
+  AlbumRecord, AnalysisRecord, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord, TranslationsRecord,
+} from './records.js';
 import type { RegionRestriction, TrackInput } from './schema.js';
 import type { ContentKind } from './store.js';
 import { sharePath } from '../util/slug.js';
@@ -11,7 +13,7 @@ const WORLDWIDE: RegionRestriction = { allowed: ['XW'], blocked: [] };
 
 /** The stored track record of a track line (without its content, which has databases of its own). */
 export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, hash: string, now: string): TrackRecord {
-  const { type: _t, lyrics, subtitle, richsync, snippet, analysis, region_restriction, ...fields } = input;
+  const { type: _t, lyrics, subtitle, richsync, snippet, analysis, translations, region_restriction, ...fields } = input;
   const cover = (own: string, fromAlbum: string | undefined) => own || fromAlbum || '';
   return {
     ...fields,
@@ -30,6 +32,11 @@ export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, h
     has_richsync: richsync ? 1 : 0,
     has_lyrics_analysis: analysis ? 1 : 0,
     has_snippet: snippet ? 1 : 0,
+    track_lyrics_translation_status: translations.map((x) => ({
+      from: lyrics?.lyrics_language ?? '',
+      to: x.language,
+      perc: x.perc ?? translatedShare(lyrics?.lyrics_body.split('\n') ?? [], x.lyrics_body.split('\n')),
+    })),
     commontrack_isrcs: input.track_isrc ? [input.track_isrc] : [],
     share_path: sharePath(input),
     hash,
@@ -52,6 +59,7 @@ type Contents = {
   richsync?: RichsyncRecord;
   snippets?: SnippetRecord;
   analysis?: AnalysisRecord;
+  translations?: TranslationsRecord;
 } & Partial<Record<ContentKind, object>>;
 
 /** The content records of a track line; a content record inherits the track's restriction. */
@@ -106,7 +114,66 @@ export function contentRecords(input: TrackInput, track: TrackRecord): Contents 
     };
   }
   if (analysis) out.analysis = { ...analysis, updated_time: track.updated_time };
+  if (input.translations.length > 0) {
+    const lyricsLines = lyrics?.lyrics_body.split('\n') ?? [];
+    out.translations = {
+      translations: input.translations.map((x, i) => {
+        const lrc = x.subtitle_body ?? (subtitle ? translateLrc(subtitle.subtitle_body, lyricsLines, x.lyrics_body.split('\n')) : '');
+        return {
+          language: x.language,
+          lyrics_body: x.lyrics_body,
+          perc: track.track_lyrics_translation_status[i].perc,
+          subtitle_body: lrc,
+          subtitle_perc: subtitle ? translatedShare(lrcTexts(subtitle.subtitle_body), lrcTexts(lrc)) : 0,
+          restricted: x.restricted,
+          updated_time: x.updated_time ?? track.updated_time,
+        };
+      }),
+    };
+  }
   return out;
+}
+
+/** Share of the non-blank original lines whose line at the same place in the translation is not blank, to two decimals. */
+function translatedShare(original: readonly string[], translated: readonly string[]): number {
+  let lines = 0;
+  let done = 0;
+  original.forEach((line, i) => {
+    if (line.trim() === '') return;
+    lines++;
+    if ((translated[i] ?? '').trim() !== '') done++;
+  });
+  return lines === 0 ? 0 : Math.round((done / lines) * 100) / 100;
+}
+
+/** An LRC line: its time tags, then the sung text. */
+const LRC_LINE = /^((?:\[\d{1,3}:\d{1,2}(?:[.:]\d{1,3})?\])+)\s?(.*)$/;
+
+/** The sung text of each line of an LRC body ('' for lines that are not timed lines). */
+function lrcTexts(lrc: string): string[] {
+  return lrc.split('\n').map((line) => LRC_LINE.exec(line)?.[2] ?? '');
+}
+
+/**
+ * The subtitle of a translation, made from the track's subtitle: each timed line keeps its time and
+ * sings the translation of the lyrics line it repeats ('' when that line has none yet).
+ */
+function translateLrc(lrc: string, original: readonly string[], translated: readonly string[]): string {
+  const byText = new Map<string, string>();
+  original.forEach((line, i) => {
+    const key = line.trim();
+    const text = (translated[i] ?? '').trim();
+    if (key !== '' && text !== '' && !byText.has(key)) byText.set(key, text);
+  });
+  return lrc
+    .split('\n')
+    .map((line) => {
+      const m = LRC_LINE.exec(line);
+      if (!m) return line;
+      const text = byText.get(m[2].trim()) ?? '';
+      return text ? `${m[1]} ${text}` : m[1];
+    })
+    .join('\n');
 }
 
 /** Occurrences of `needle` in `text`. */

@@ -27,7 +27,7 @@ export type AlbumRecord = Omit<AlbumInput, 'type' | 'updated_time' | 'artist_nam
 
 export type TrackRecord = Omit<
   TrackInput,
-  'type' | 'lyrics' | 'subtitle' | 'richsync' | 'snippet' | 'analysis' | 'commontrack_id' | 'updated_time' | 'region_restriction' | 'album_id'
+  'type' | 'lyrics' | 'subtitle' | 'richsync' | 'snippet' | 'analysis' | 'translations' | 'commontrack_id' | 'updated_time' | 'region_restriction' | 'album_id'
 > &
   Hashed & {
     commontrack_id: number;
@@ -39,6 +39,8 @@ export type TrackRecord = Omit<
     has_richsync: Flag;
     has_lyrics_analysis: Flag;
     has_snippet: Flag;
+    /** One entry per stored translation: the lyrics' language, the translation's and its share translated. */
+    track_lyrics_translation_status: TranslationStatus[];
     /**
      * ISRCs of every track sharing this commontrack_id, kept on each of them (rewritten when a
      * version changes) so showing a track needs no second read.
@@ -87,6 +89,32 @@ export type SnippetRecord = ContentCommon & {
 };
 
 export type AnalysisRecord = AnalysisInput & { updated_time: string };
+
+export interface TranslationStatus {
+  from: string;
+  to: string;
+  perc: number;
+}
+
+/** One language's translation of a track's lyrics and, when the track has one, of its subtitle. */
+export interface Translation {
+  /** ISO 639-1. */
+  language: string;
+  lyrics_body: string;
+  /** Share of the lyrics' non-blank lines translated (or the share the import gave), 0–1. */
+  perc: number;
+  /** LRC; '' when the track has no subtitle. */
+  subtitle_body: string;
+  /** Share of the subtitle's sung lines translated, 0–1. */
+  subtitle_perc: number;
+  restricted: Flag;
+  updated_time: string;
+}
+
+/** A track's translations, one per language, in the order imported. */
+export interface TranslationsRecord {
+  translations: Translation[];
+}
 
 /** One entry of the change log: what changed, never the data itself (the feeds read the records). */
 export interface Change {

@@ -146,6 +146,25 @@ export const snippetSchema = z.object({
   ...contentBase,
 });
 
+/** ISO 639-1, the code `selected_language` names a translation by. */
+const iso6391 = z.string().regex(/^[a-z]{2}$/i, 'an ISO 639-1 code such as it or pt').transform((s) => s.toLowerCase());
+
+/**
+ * A translation of the track's lyrics into one language (track.lyrics.translation.get), line by
+ * line: line i translates line i of `lyrics_body`, a blank line is one not translated yet. Its
+ * subtitle (track.subtitle.translation.get) is given as LRC or, when absent, made from the lyrics
+ * translation and the track's subtitle (docs/import-format.md).
+ */
+export const translationSchema = z.object({
+  language: iso6391,
+  lyrics_body: str,
+  subtitle_body: z.string().max(1_000_000).optional(),
+  /** Share of the lyrics translated, 0–1; default: the share of non-blank lines with a translation. */
+  perc: z.number().min(0).max(1).optional(),
+  restricted: flag.default(0),
+  updated_time: timestamp.optional(),
+});
+
 /** Lyrics analysis ("lens") members; their inner shape is the spec's and is kept as given. */
 export const analysisSchema = z.looseObject({
   entities: z.looseObject({ entity_list: z.array(z.looseObject({})).default([]) }).optional(),
@@ -196,9 +215,6 @@ export const trackSchema = z.object({
   /** First release date of the track's release group, YYYY-MM-DD; default: the album's. */
   first_release_date: z.union([partialDate, z.literal('')]).default(''),
   primary_genres: genres,
-  track_lyrics_translation_status: z
-    .array(z.object({ from: z.string(), to: z.string(), perc: z.number().min(0).max(1) }))
-    .default([]),
   restricted: flag.default(0),
   /** Where the track's lyric content may be shown; applies to lyrics, subtitle, richsync and snippet. */
   region_restriction: regionRestrictionSchema.optional(),
@@ -210,7 +226,18 @@ export const trackSchema = z.object({
   richsync: richsyncSchema.optional(),
   snippet: snippetSchema.optional(),
   analysis: analysisSchema.optional(),
-});
+  /** At most one per language; `track_lyrics_translation_status` is derived from them. */
+  translations: z.array(translationSchema).max(200).default([]),
+})
+  .refine((t) => t.translations.length === 0 || t.lyrics !== undefined, { message: 'translations need the lyrics they translate', path: ['translations'] })
+  .refine((t) => t.translations.every((x) => x.subtitle_body === undefined) || t.subtitle !== undefined, {
+    message: 'a translation with a subtitle_body needs the track\'s subtitle',
+    path: ['translations'],
+  })
+  .refine((t) => new Set(t.translations.map((x) => x.language)).size === t.translations.length, {
+    message: 'one translation per language',
+    path: ['translations'],
+  });
 
 export const deleteSchema = z
   .object({ type: z.literal('delete'), track_id: id.optional(), artist_id: id.optional(), album_id: id.optional() })
@@ -225,3 +252,4 @@ export type AlbumInput = z.output<typeof albumSchema>;
 export type TrackInput = z.output<typeof trackSchema>;
 export type ImportRecord = z.output<typeof importRecordSchema>;
 export type AnalysisInput = z.output<typeof analysisSchema>;
+export type TranslationInput = z.output<typeof translationSchema>;

@@ -5,7 +5,7 @@
  * Layout (all under `<data>/catalog/`):
  *   tracks, artists, albums                    uint32 id → record (msgpackr shared structures)
  *   lyrics, subtitles, richsync, snippets,
- *   analysis                                   uint32 track_id → content record
+ *   analysis, translations                     uint32 track_id → content record
  *   idx:isrc, idx:spotify, idx:itunes          [code, track_id] → ''
  *   idx:commontrack                            [commontrack_id, track_id] → ''
  *   idx:artist_albums                          [artist_id, album_id] → ''
@@ -18,7 +18,9 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
-import type { AlbumRecord, AnalysisRecord, ArtistRecord, Change, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord } from './records.js';
+import type {
+  AlbumRecord, AnalysisRecord, ArtistRecord, Change, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord, TranslationsRecord,
+} from './records.js';
 
 /**
  * Version of the stored record layout. A data directory written with another layout is refused at
@@ -49,7 +51,7 @@ export const MAX_ID = 0xffff_fffe;
  */
 export const everyId = (): { start: number; end: number } => ({ start: 1, end: STRUCTURES_KEY });
 
-export const CONTENT_KINDS = ['lyrics', 'subtitles', 'richsync', 'snippets', 'analysis'] as const;
+export const CONTENT_KINDS = ['lyrics', 'subtitles', 'richsync', 'snippets', 'analysis', 'translations'] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];
 
 export const INDEXES = [
@@ -65,6 +67,7 @@ export interface ContentRecords {
   richsync: RichsyncRecord;
   snippets: SnippetRecord;
   analysis: AnalysisRecord;
+  translations: TranslationsRecord;
 }
 
 export class Catalog {
@@ -92,6 +95,7 @@ export class Catalog {
       richsync: records<RichsyncRecord>('richsync'),
       snippets: records<SnippetRecord>('snippets'),
       analysis: records<AnalysisRecord>('analysis'),
+      translations: records<TranslationsRecord>('translations'),
     };
     this.index = Object.fromEntries(
       INDEXES.map((name) => [name, root.openDB<'', Key>({ name: `idx:${name}`, encoding: 'binary' })]),

@@ -19,7 +19,12 @@ export type Outcome = 'imported' | 'updated' | 'unchanged' | 'deleted' | 'absent
 
 /** Applies records in one write transaction; returns one outcome per record. */
 export function applyBatch(catalog: Catalog, records: readonly HashedRecord[], now = Date.now()): Outcome[] {
-  return catalog.root.transactionSync(() => new Writer(catalog, now).applyAll(records));
+  return catalog.root.transactionSync(() => applyWithin(catalog, records, now));
+}
+
+/** Applies records inside the caller's write transaction (another write must commit with them). */
+export function applyWithin(catalog: Catalog, records: readonly HashedRecord[], now = Date.now()): Outcome[] {
+  return new Writer(catalog, now).applyAll(records);
 }
 
 class Writer {

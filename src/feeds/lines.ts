@@ -26,11 +26,11 @@ export function albumLine(a: AlbumRecord): string {
   return JSON.stringify({ type: 'album', album_id, ...fields });
 }
 
-/** A track with its lyrics, subtitle, richsync, snippet and analysis (a track line is the whole track). */
+/** A track with its lyrics, subtitle, richsync, snippet, analysis and translations (a track line is the whole track). */
 export function trackLine(catalog: Catalog, t: TrackRecord): string {
   const {
     hash: _h, has_lyrics: _l, has_subtitles: _s, has_richsync: _r, has_lyrics_analysis: _a, has_snippet: _n,
-    commontrack_isrcs: _c, share_path: _p, track_id, album_id, ...fields
+    commontrack_isrcs: _c, share_path: _p, track_lyrics_translation_status: _ts, track_id, album_id, ...fields
   } = t;
   const line: Record<string, unknown> = { type: 'track', track_id, ...fields };
   if (album_id) line.album_id = album_id; // 0 stands for "no album" in the store
@@ -53,6 +53,10 @@ export function trackLine(catalog: Catalog, t: TrackRecord): string {
       const { updated_time: _u, ...members } = analysis; // import gives it the track's
       line.analysis = members;
     }
+  }
+  if (t.track_lyrics_translation_status.length > 0) {
+    // The status is derived from the translations on import; a subtitle translation is written only where the track has a subtitle.
+    line.translations = catalog.getContent('translations', id)?.translations.map(({ subtitle_perc: _sp, subtitle_body, ...x }) => (subtitle_body ? { ...x, subtitle_body } : x));
   }
   return JSON.stringify(line);
 }

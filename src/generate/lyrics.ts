@@ -53,7 +53,8 @@ const SLOT = /\{([nvapt])\}/g;
 /** A line that only repeats one word: "Oh, oh, oh", "Yeah, yeah". */
 const VOCALISE = /^(\p{L}+)(, \1)+$/iu;
 
-function fill(rng: Rng, lang: LanguagePack, template: string): string {
+/** A line from a template, its slots filled from the language's word lists. */
+export function fill(rng: Rng, lang: LanguagePack, template: string): string {
   const line = template.replace(SLOT, (_, slot: string) => {
     switch (slot) {
       case 'n': return rng.pick(lang.nouns);

@@ -11,6 +11,7 @@ import { TRACK_ID_BASE, isrcFor, itunesId, mbid, spotifyId } from './ids.js';
 import { Rng, deriveSeed } from './prng.js';
 import { clampLength, type Recording } from './recording.js';
 import { lrcBody, richsyncBody, timeLines } from './timing.js';
+import { translateLyrics } from './translation.js';
 
 /** Stream number of track-level draws in `deriveSeed`. */
 const STREAM = 4;
@@ -106,9 +107,10 @@ export function makeTrack(
   record.first_release_date = version ? version.firstReleaseDate : album.releaseDate;
   Object.assign(record, album.covers);
   record.primary_genres = album.genres;
+  let translation: { to: string; perc: number } | undefined;
   if (recording.hasLyrics && rng.chance(0.08)) {
     const to = rng.pick(TRANSLATION_TARGETS.filter((l) => l !== lang));
-    record.track_lyrics_translation_status = [{ from: lang, to, perc: rng.chance(0.7) ? 1 : Math.round(rng.float() * 100) / 100 }];
+    translation = { to, perc: rng.chance(0.7) ? 1 : Math.round(rng.float() * 100) / 100 };
   }
   record.updated_time = updatedTime(rng, album.year);
   if (!recording.hasLyrics) return record;
@@ -125,5 +127,7 @@ export function makeTrack(
   }
   record.snippet = { snippet_body: recording.snippet, snippet_language: lang };
   if (recording.analysis) record.analysis = recording.analysis;
+  // The import derives the share translated (and so track_lyrics_translation_status) and the subtitle's translation.
+  if (translation) record.translations = [{ language: translation.to, lyrics_body: translateLyrics(song.body, translation.to, translation.perc) }];
   return record;
 }

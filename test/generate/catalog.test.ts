@@ -198,3 +198,35 @@ t.test('artists and albums carry their descriptive fields', async (t) => {
   t.ok(tracks.every((r) => r.track_length >= 90 && r.track_length <= 420 && date.test(r.first_release_date)));
   t.ok(tracks.some((r) => r.explicit === 1));
 });
+
+t.test('some lyrics have a translation, line by line, complete or partial, in another language', async (t) => {
+  const translated = withLyrics.filter((r) => r.translations);
+  t.ok(Math.abs(translated.length / withLyrics.length - 0.08) < 0.03, `about 8% of lyrics are translated (${translated.length}/${withLyrics.length})`);
+  const problems: string[] = [];
+  let partial = 0;
+  for (const r of translated) {
+    const [x] = r.translations;
+    const original = r.lyrics.lyrics_body.split('\n');
+    const lines = x.lyrics_body.split('\n');
+    if (x.language === r.lyrics.lyrics_language) problems.push(`${r.track_id}: translated to its own language`);
+    if (lines.length !== original.length) problems.push(`${r.track_id}: ${lines.length} lines for ${original.length}`);
+    if (lines.some((l: string, i: number) => l !== '' && original[i] === '')) problems.push(`${r.track_id}: a blank line translated`);
+    if (lines.some((l: string, i: number) => l === '' && original[i] !== '')) partial++;
+    if ('track_lyrics_translation_status' in r) problems.push(`${r.track_id}: the status is for the import to derive`);
+  }
+  t.same(problems, []);
+  t.ok(partial > 0 && partial < translated.length, 'some translations are partial');
+  // The same line translates the same way wherever it is sung.
+  const seen = new Map<string, string>();
+  let mismatches = 0;
+  for (const r of translated) {
+    const original = r.lyrics.lyrics_body.split('\n');
+    r.translations[0].lyrics_body.split('\n').forEach((l: string, i: number) => {
+      const key = `${r.translations[0].language}\u0000${original[i]}`;
+      if (l === '') return;
+      if (seen.has(key) && seen.get(key) !== l) mismatches++;
+      seen.set(key, l);
+    });
+  }
+  t.equal(mismatches, 0);
+});

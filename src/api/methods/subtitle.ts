@@ -31,8 +31,12 @@ export function renderSubtitle(ctx: ApiContext, track: TrackRecord, p: SubtitleO
   ctx.header.instrumental = track.instrumental;
   const subtitle = contentOf(ctx.catalog, track, 'subtitles');
   checkLength('subtitle', subtitle.subtitle_length, p.f_subtitle_length, p.f_subtitle_length_max_deviation);
-  let body = subtitle.subtitle_body;
-  if (p.subtitle_format === 'mxm') body = toMxm(parseLrc(body));
-  else if (p.subtitle_format === 'dfxp') body = toDfxp(parseLrc(body), subtitle.subtitle_language, subtitle.subtitle_length);
-  return presentSubtitle(ctx, track, subtitle, body);
+  return presentSubtitle(ctx, track, subtitle, formatSubtitle(subtitle.subtitle_body, p.subtitle_format, subtitle.subtitle_language, subtitle.subtitle_length));
+}
+
+/** An LRC body in the requested subtitle format. */
+export function formatSubtitle(lrc: string, format: SubtitleOptions['subtitle_format'], language: string, length: number): string {
+  if (format === 'mxm') return toMxm(parseLrc(lrc));
+  if (format === 'dfxp') return toDfxp(parseLrc(lrc), language, length);
+  return lrc;
 }

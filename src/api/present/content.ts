@@ -2,7 +2,7 @@
  * Lyrics, Subtitle, Richsync and Snippet resources. Every one carries tracking URLs for the caller's
  * key and the track's region restriction; restricted content keeps its fields but loses its body.
  */
-import type { LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord } from '../../catalog/records.js';
+import type { LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord, Translation } from '../../catalog/records.js';
 import type { ApiContext } from '../method.js';
 import { isRestricted, RESTRICTED_NOTICE } from '../restrict.js';
 import { languageDescription } from './language.js';
@@ -59,6 +59,34 @@ export function presentLyrics(ctx: ApiContext, t: TrackRecord, l: LyricsRecord):
     backlink_url: ctx.links.sharePage(t),
     updated_time: l.updated_time,
     region_restriction: l.region_restriction,
+  };
+}
+
+/**
+ * `lyrics_translated` of track.lyrics.translation.get: restricted where the lyrics are (or the
+ * translation itself is), cut to the free plan's excerpt like the lyrics; `{}` without a translation.
+ */
+export function presentLyricsTranslation(ctx: ApiContext, t: TrackRecord, l: LyricsRecord, x: Translation | undefined): Record<string, unknown> {
+  if (!x) return {};
+  const restricted = isRestricted(l.restricted || x.restricted, l.region_restriction, ctx.country);
+  const free = ctx.key.plan === 'free' && !restricted;
+  return {
+    lyrics_body: restricted ? '' : free ? freeExcerpt(x.lyrics_body) : x.lyrics_body,
+    selected_language: x.language,
+    restricted: restricted ? 1 : 0,
+    ...tracking(ctx, t, 'lyrics_translation'),
+  };
+}
+
+/** `subtitle_translated` of track.subtitle.translation.get (`body`: rendered in the requested format); `{}` without one. */
+export function presentSubtitleTranslation(ctx: ApiContext, t: TrackRecord, s: SubtitleRecord, x: Translation | undefined, body: string): Record<string, unknown> {
+  if (!x) return {};
+  const restricted = isRestricted(s.restricted || x.restricted, s.region_restriction, ctx.country);
+  return {
+    subtitle_body: restricted ? '' : body,
+    selected_language: x.language,
+    restricted: restricted ? 1 : 0,
+    ...tracking(ctx, t, 'subtitle_translation'),
   };
 }
 

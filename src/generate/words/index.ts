@@ -21,3 +21,6 @@ export const LANGUAGES: WeightTable<LanguagePack> = weightTable([
 ]);
 
 export const ENGLISH = en;
+
+/** Each embedded language by its ISO 639-1 code. */
+export const PACKS: ReadonlyMap<string, LanguagePack> = new Map([en, es, pt, it, fr, de].map((p) => [p.code, p]));
