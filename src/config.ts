@@ -120,6 +120,17 @@ export const OPTIONS = {
     description: 'longest text track.lyrics.fingerprint.post screens, in characters (400 above it)',
     env: 'REFRAIN_MAX_FINGERPRINT_CHARS',
   }),
+  contributionsPerKey: opt(int(1, 1_000_000).default(1000), {
+    description: 'contributions (track.lyrics.post, track.lyrics.feedback.post) one key or OAuth client may have awaiting review; more are answered 429',
+    env: 'REFRAIN_CONTRIBUTIONS_PER_KEY',
+  }),
+  contributionsPending: opt(int(1, 100_000_000).default(100_000), {
+    description: 'contributions awaiting review on the whole server at most; more are answered 429',
+    env: 'REFRAIN_CONTRIBUTIONS_PENDING',
+  }),
+  status: opt(z.enum(['pending', 'approved', 'rejected']).default('pending'), { description: 'which contributions to list: pending, approved or rejected' }),
+  limit: opt(int(1, 1_000_000).default(100), { description: 'list at most this many' }),
+  reason: opt(z.string().trim().max(1000).optional(), { description: 'why, kept with the contribution' }),
   noIndex: opt(bool.default(false), { description: 'do not build the search index after importing (build it later with refrain index)' }),
   nice: opt(int(0, 19).default(10), {
     description: 'CPU priority of this batch job, as nice(1): 0 normal to 19 lowest; the default leaves a server on the same machine the CPU its requests need',
@@ -289,7 +300,7 @@ export const COMMANDS = {
       'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
       'oauthSigninTtl', 'oauthSessionsPerAddress', 'oauthLoginAttempts', 'oauthLoginWindow',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
-      'unknownKeyCache', 'unknownKeyCacheBytes',
+      'unknownKeyCache', 'unknownKeyCacheBytes', 'contributionsPerKey', 'contributionsPending',
       'httpStallTimeout', 'maxUrlBytes', 'maxHeaderBytes',
       'trackingTokenTtl', 'trackingReplayWindow', 'trackingDedupeEntries',
       'progress', 'logFile', 'logFormat',
@@ -352,6 +363,26 @@ export const COMMANDS = {
     summary: "make this data directory a replica of a primary's catalog from its feeds (tracks.dump.get)",
     positionals: '',
     schema: pick('data', 'from', 'apikey', 'bearer', 'every', 'batch', 'noIndex', 'json', 'nice'),
+  },
+  'contributions list': {
+    summary: 'list lyrics and feedback users sent (track.lyrics.post, track.lyrics.feedback.post), oldest first',
+    positionals: '',
+    schema: pick('data', 'status', 'limit', 'json'),
+  },
+  'contributions show': {
+    summary: 'show one contribution: proposed lyrics as a diff against the current ones',
+    positionals: '<contribution_id>',
+    schema: pick('data', 'json'),
+  },
+  'contributions approve': {
+    summary: "approve contributions: lyrics replace the track's (change log, feeds, index follow); feedback is marked done",
+    positionals: '<contribution_id…>',
+    schema: pick('data', 'json'),
+  },
+  'contributions reject': {
+    summary: 'reject contributions; the catalog is untouched',
+    positionals: '<contribution_id…>',
+    schema: pick('data', 'reason', 'json'),
   },
   'oauth-keys rotate': {
     summary: 'add a new OAuth signing key; tokens signed with the old ones keep verifying',

@@ -10,6 +10,7 @@ import type { ApiScope } from '../oauth/scopes.js';
 import type { Links } from './links.js';
 import type { IndexService } from '../index/pool.js';
 import type { FeedDirectory } from '../feeds/listing.js';
+import type { ContributionLimits } from '../contributions/store.js';
 
 export interface ApiContext {
   readonly catalog: Catalog;
@@ -36,6 +37,8 @@ export interface MethodOptions {
   maxFingerprintChars: number;
   /** The feeds tracks.dump.get lists (src/feeds/). */
   feeds: FeedDirectory;
+  /** How many contributions may wait for review (src/contributions/). */
+  contributions: ContributionLimits;
 }
 
 export interface ApiMethod<P extends z.ZodType = z.ZodType> {
@@ -62,6 +65,13 @@ export interface ApiMethod<P extends z.ZodType = z.ZodType> {
    * when the work the body would bring cannot be admitted now, so a refusal costs no body read.
    */
   admitBody?(ctx: ApiContext, bytes: number): void;
+  /**
+   * POST methods: where the parameters come from. `data` (the default): the query's, plus the JSON
+   * body's `data` as the `data` parameter. `fields`: the public API's way, each parameter from the
+   * query, a form body (application/x-www-form-urlencoded) or the JSON body's `data` object alike
+   * (the body's win; a JSON number or boolean reads as a query value would), and the body may be empty.
+   */
+  input?: 'data' | 'fields';
   /** The body, or a promise of it for methods that ask the index pool. */
   handle(ctx: ApiContext, params: z.output<P>): object | Promise<object>;
 }

@@ -24,6 +24,7 @@ const SCOPE_TEXT: Record<string, string> = {
   'catalog:read': 'read methods (lookups, search, matcher, charts, lyrics, subtitles)',
   fingerprint: 'track.lyrics.fingerprint.post (enterprise plan)',
   'works:write': 'work.post',
+  'contributions:write': 'track.lyrics.post and track.lyrics.feedback.post',
   'feeds:read': 'tracks.dump.get and feed downloads',
   openid: 'an id_token',
   profile: "the user's name",
@@ -93,6 +94,18 @@ function operation(m: ApiMethod, httpStatus: '200' | 'mirror'): Record<string, u
   op.security = [{ apikey: [] }, { bearer: [] }, { oauth2: [m.scope ?? 'catalog:read'] }];
   const data = input.properties?.data;
   if (data) op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data } } } } };
+  if (m.input === 'fields') {
+    // The parameters may come in the query, a form body or the JSON body's data alike (ApiMethod.input).
+    const fields = { type: 'object', properties: input.properties };
+    op.requestBody = {
+      required: false,
+      content: {
+        'application/x-www-form-urlencoded': { schema: fields },
+        'application/json': { schema: { type: 'object', properties: { data: fields } } },
+      },
+    };
+    op.parameters = [...COMMON_PARAMS, ...parameters.map((p) => ({ ...p, required: false, description: `${p.description ?? ''}${required.has(p.name) ? ' (required: here, in a form body or in the JSON body\'s data)' : ''}`.trim() }))];
+  }
   return op;
 }
 

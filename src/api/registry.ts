@@ -26,12 +26,15 @@ import languagesGet from './methods/languages.get.js';
 import artistRelatedGet from './methods/artist.related.get.js';
 import trackLyricsTranslationGet from './methods/track.lyrics.translation.get.js';
 import trackSubtitleTranslationGet from './methods/track.subtitle.translation.get.js';
+import trackLyricsPost from './methods/track.lyrics.post.js';
+import trackLyricsFeedbackPost from './methods/track.lyrics.feedback.post.js';
 
 const ALL: ApiMethod[] = [
   trackGet, trackLyricsGet, trackSnippetGet, trackSubtitleGet, trackRichsyncGet, trackLyricsAnalysisGet, trackLyricslensGet,
   artistGet, artistAlbumsGet, albumGet, albumTracksGet, chartTracksGet, chartArtistsGet,
   trackSearch, artistSearch, matcherTrackGet, matcherLyricsGet, matcherSubtitleGet, trackLyricsFingerprintPost, tracksDumpGet,
   workPost, musicGenresGet, languagesGet, artistRelatedGet, trackLyricsTranslationGet, trackSubtitleTranslationGet,
+  trackLyricsPost, trackLyricsFeedbackPost,
 ] as unknown as ApiMethod[];
 
 export const METHODS: ReadonlyMap<string, ApiMethod> = new Map(ALL.map((m) => [m.name, m]));

@@ -1,7 +1,8 @@
 /**
  * The `refrain` command: `serve`, `import <files…>`, `index`, `generate`, `keys create|list|revoke`,
  * and the OAuth administration: `clients create|list|revoke`, `users create|list|disable`,
- * `oauth-keys rotate`; the feeds: `feeds build|list|prune` and `sync` (a replica).
+ * `oauth-keys rotate`; the feeds: `feeds build|list|prune` and `sync` (a replica); the review of
+ * users' lyrics and feedback: `contributions list|show|approve|reject`.
  * Every option comes from the one schema in src/config.ts; `--help` is generated from it.
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { runGenerate, runImport, runIndex, runKeys } from './commands.js';
 import { joinRepeatedFlag, runClients, runOAuthKeys, runUsers } from './oauth-commands.js';
 import { runServe } from './serve.js';
 import { runFeeds, runSync } from './feeds-commands.js';
+import { runContributions } from './contributions-commands.js';
 import { StartupError } from '../http/server.js';
 import { fileProblem, isFileError } from '../util/file-errors.js';
 
@@ -101,6 +103,13 @@ export async function main(argv: string[]): Promise<number> {
         return await runFeeds(command.name.split(' ')[1], parseCommand(command.name, command.rest).config);
       case 'sync':
         return await runSync(parseCommand('sync', command.rest).config);
+      case 'contributions list':
+      case 'contributions show':
+      case 'contributions approve':
+      case 'contributions reject': {
+        const { config, positionals } = parseCommand(command.name, command.rest);
+        return await runContributions(command.name.split(' ')[1], config, positionals);
+      }
       case 'oauth-keys rotate':
         return await runOAuthKeys(parseCommand('oauth-keys rotate', command.rest).config);
       default: {

@@ -34,7 +34,7 @@ export function joinRepeatedFlag(argv: string[], flag: string): string[] {
   return values.length ? [`--${flag}`, values.join(','), ...rest] : rest;
 }
 
-async function withCatalog<T>(dataDir: string, fn: (catalog: Catalog) => Promise<T> | T): Promise<T> {
+export async function withCatalog<T>(dataDir: string, fn: (catalog: Catalog) => Promise<T> | T): Promise<T> {
   const catalog = Catalog.open(dataDir);
   try {
     return await fn(catalog);

@@ -251,23 +251,36 @@ function runWithBody(call: Call, method: ApiMethod, ctx: ApiContext, inFlight?: 
   const aborted = inFlight?.aborted ?? { value: false };
   if (!inFlight) res.onAborted(() => (aborted.value = true));
   (inFlight?.body ?? readBody(res, deps.maxBodyBytes))
-    .then((body) => {
-      if (!/^application\/json\b/i.test(incoming.contentType)) throw new RefrainError(400, 'the body must be JSON (Content-Type: application/json)');
-      let json: unknown;
-      try {
-        json = JSON.parse(body.toString('utf8'));
-      } catch {
-        throw new RefrainError(400, 'the body is not valid JSON');
-      }
-      const data = json && typeof json === 'object' && 'data' in json ? (json as { data: unknown }).data : undefined;
-      return run(method, ctx, { ...query, data });
-    })
+    .then((body) => run(method, ctx, postParams(method, incoming.contentType, body, query)))
     .catch((e: unknown) => failure(call, e))
     .then((reply) => {
       if (!aborted.value) res.cork(() => finish(call, reply));
     })
     // Writing can only fail if the connection went away in between: log it, never crash on it.
     .catch((err: unknown) => deps.logger.warn({ err }, 'writing a response failed'));
+}
+
+/** A POST's parameters: the query's and the body's, as the method takes them (ApiMethod.input). */
+function postParams(method: ApiMethod, contentType: string, body: Buffer, query: Record<string, string>): Record<string, unknown> {
+  const fields = method.input === 'fields';
+  if (fields && body.length === 0) return query;
+  if (fields && /^application\/x-www-form-urlencoded\b/i.test(contentType)) return { ...query, ...parseQuery(body.toString('utf8')) };
+  if (!/^application\/json\b/i.test(contentType)) {
+    throw new RefrainError(400, `the body must be JSON (Content-Type: application/json)${fields ? ' or a form (application/x-www-form-urlencoded)' : ''}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new RefrainError(400, 'the body is not valid JSON');
+  }
+  const data = json && typeof json === 'object' && 'data' in json ? (json as { data: unknown }).data : undefined;
+  if (!fields) return { ...query, data };
+  if (data === undefined) return query;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new RefrainError(400, 'data must be an object of parameters');
+  const out: Record<string, unknown> = { ...query };
+  for (const [k, v] of Object.entries(data)) out[k] = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
+  return out;
 }
 
 /** The error reply, with the header fields the method set before failing. */

@@ -186,7 +186,12 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     apiRoute({
       catalog, index, guard, usage, links, metrics, logger, methods,
       response: { httpStatus: config.httpStatus, corsOrigin: config.corsOrigin },
-      methodOptions: { lyricslensSunset: config.lyricslensSunset, maxFingerprintChars: config.maxFingerprintChars, feeds: feeds.directory },
+      methodOptions: {
+        lyricslensSunset: config.lyricslensSunset,
+        maxFingerprintChars: config.maxFingerprintChars,
+        feeds: feeds.directory,
+        contributions: { perSource: config.contributionsPerKey, total: config.contributionsPending },
+      },
       maxBodyBytes: config.maxBodyBytes,
       accessLog: config.accessLog,
       clock,

@@ -42,6 +42,7 @@ const SCOPE_TEXT: Record<string, string> = {
   'catalog:read': 'read the lyrics and catalog API on your behalf',
   fingerprint: 'screen texts against the lyrics catalog on your behalf',
   'works:write': 'submit publishing data for musical works on your behalf',
+  'contributions:write': 'propose lyrics and report wrong lyrics on your behalf',
   'feeds:read': 'download the catalog feeds on your behalf',
 };
 

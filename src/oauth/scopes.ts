@@ -4,7 +4,7 @@
  * method (`ApiMethod.scope`), `catalog:read` when it says nothing.
  */
 export const OIDC_SCOPES = ['openid', 'profile', 'email'] as const;
-export const API_SCOPES = ['catalog:read', 'fingerprint', 'works:write', 'feeds:read'] as const;
+export const API_SCOPES = ['catalog:read', 'fingerprint', 'works:write', 'contributions:write', 'feeds:read'] as const;
 export const SCOPES = [...OIDC_SCOPES, ...API_SCOPES] as const;
 
 export type OidcScope = (typeof OIDC_SCOPES)[number];

@@ -10,7 +10,7 @@ import { METHODS } from '../../src/api/registry.js';
 
 /** A value each parameter must refuse. */
 function badValue(name: string, schema: z.ZodType): string | undefined {
-  for (const candidate of ['-1', 'x!', 'not-a-date', '2', 'a'.repeat(70), 'a'.repeat(600)]) {
+  for (const candidate of ['-1', 'x!', 'not-a-date', '2', 'a'.repeat(70), 'a'.repeat(600), '   ']) {
     if (!schema.safeParse(candidate).success) return candidate;
   }
   return undefined;
@@ -33,7 +33,7 @@ t.test('400 names the bad parameter, for every parameter of every method', async
     for (const [name, schema] of Object.entries(shape)) {
       const value = badValue(name, schema);
       t.ok(value !== undefined, `${method.name} ${name} refuses something`);
-      const query = { apikey: s.keys.enterprise, track_id: 1, artist_id: 100, album_id: 1000, selected_language: 'it', [name]: value! };
+      const query = { apikey: s.keys.enterprise, track_id: 1, artist_id: 100, album_id: 1000, selected_language: 'it', lyrics_body: 'la la', feedback: 'wrong_lyrics', [name]: value! };
       const r = method.http === 'POST' ? await post(s, method.name, query, name === 'data' ? { data: value } : { data: { text: VALID_TEXT } }) : await s.get(`/ws/1.1/${method.name}`, query);
       t.equal(r.status, 400, `${method.name} ${name}=${value}`);
       t.match(r.json.message.header.hint, new RegExp(`^${name} `), `${method.name}: the hint names ${name}`);
