@@ -19,7 +19,7 @@ import { wordsOf } from './text.js';
 
 /** Other tracks counted per query, at most. */
 const CAP = 1000;
-const VERSION = 2;
+const VERSION = 3;
 
 export interface Ambiguity {
   /** Query id → tracks outside the relevant set holding the excerpt word for word (≤ CAP). */
@@ -37,13 +37,13 @@ interface AmbiguityFile {
 
 const toMap = (r: Record<string, number>): Map<number, number> => new Map(Object.entries(r).map(([k, v]) => [Number(k), v]));
 
-/** The excerpt's words and its lines' words, without the (possibly cut) last word. */
-function excerptWords(excerpt: string): { words: string[]; lines: string[][] } {
+/** The excerpt's words and its lines' words, without the last word when the excerpt may have cut it (`whole`: a whole line, nothing cut). */
+function excerptWords(excerpt: string, whole: boolean): { words: string[]; lines: string[][] } {
   const lines = excerpt
     .split(/\n/)
     .map((l) => wordsOf(l))
     .filter((l) => l.length > 0);
-  if (lines.length > 0) lines[lines.length - 1] = lines[lines.length - 1].slice(0, -1);
+  if (lines.length > 0 && !whole) lines[lines.length - 1] = lines[lines.length - 1].slice(0, -1);
   return { words: lines.flat(), lines: lines.filter((l) => l.length > 0) };
 }
 
@@ -64,7 +64,7 @@ export async function loadOrComputeAmbiguity(paths: BenchPaths, set: QuerySet, r
   try {
     for (const q of set.queries) {
       if (!q.excerpt) continue;
-      const { words, lines } = excerptWords(q.excerpt);
+      const { words, lines } = excerptWords(q.excerpt, q.bucket === 'line');
       if (words.length < 3) continue;
       const relevant = new Set(q.relevant);
       out.phrase[q.id] = await others(q.id, relevant, phraseExpression(words));

@@ -25,8 +25,10 @@ export interface BucketScore {
   ambiguous?: number;
   /** Queries whose excerpt's lines all occur in a track outside the relevant set. */
   linesAmbiguous?: number;
-  /** recall@1 over the queries that are not ambiguous. */
+  /** recall@1 over the queries that are not ambiguous (the excerpt is unique to its song). */
   unambiguous?: { n: number; recall1: number };
+  /** recall@10 over the ambiguous ones (the excerpt is shared with other songs: is the source among the answers?). */
+  shared?: { n: number; recall10: number };
 }
 
 export interface UnrelatedScore {
@@ -117,6 +119,8 @@ export function score(queries: readonly Query[], outcomes: readonly QueryOutcome
       entry.ambiguous = qs.length - clear.length;
       entry.linesAmbiguous = qs.filter((q) => (ambiguity.lines.get(q.id) ?? 0) > 0).length;
       entry.unambiguous = { n: clear.length, recall1: share(clear.map((q) => firstRelevant(q, outcomes[q.id]) === 1)) };
+      const shared = qs.filter((q) => (ambiguity.phrase.get(q.id) ?? 0) > 0);
+      entry.shared = { n: shared.length, recall10: share(shared.map((q) => { const r = firstRelevant(q, outcomes[q.id]); return r >= 1 && r <= 10; })) };
     }
     buckets[bucket] = entry;
     const origins: Partial<Record<Origin, { n: number; recall1: number }>> = {};

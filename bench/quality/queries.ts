@@ -18,7 +18,7 @@ import { normalHash, wordCount, wordsOf } from './text.js';
 
 export const BUCKETS = [
   'exact-50', 'exact-100', 'exact-200', 'exact-400', 'format', 'noise-5', 'noise-10', 'noise-20',
-  'words-20', 'words-40', 'embedded', 'unrelated',
+  'words-20', 'words-40', 'embedded', 'line', 'unrelated',
 ] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
@@ -53,9 +53,11 @@ export interface QuerySet {
   queries: Query[];
 }
 
-const QUERY_SET_VERSION = 3;
-/** The endpoint refuses texts with fewer words. */
+const QUERY_SET_VERSION = 4;
+/** Words a query holds at least (every bucket but `line`, as before the endpoint took short texts). */
 export const MIN_WORDS = 10;
+/** The `line` bucket: one lyric line of this many words, as a social post quotes it. */
+export const LINE_WORDS = { min: 4, max: 9 };
 /** Corpus track ids lie below the generator's range (docs/generate.md). */
 const GENERATED_ID_BASE = 100_000_000;
 const UNRELATED_LENGTH = { min: 100, max: 600 };
@@ -96,6 +98,15 @@ function makers(vocabulary: readonly string[], embedPool: readonly string[]): Re
     'words-20': from200((rng, t) => wordEdits(rng, t, 20, vocabulary)),
     'words-40': from200((rng, t) => wordEdits(rng, t, 40, vocabulary)),
     embedded: from200((rng, t) => embed(rng, t, embedPool)),
+    line: {
+      minLength: 0,
+      make: (rng: Rng, body: string) => {
+        const lines = body.split('\n').map((l) => l.trim()).filter((l) => wordCount(l) >= LINE_WORDS.min && wordCount(l) <= LINE_WORDS.max);
+        if (lines.length === 0) return undefined;
+        const line = rng.pick(lines);
+        return { text: line, excerpt: line };
+      },
+    },
   };
 }
 
@@ -173,7 +184,7 @@ function buildQueries(paths: BenchPaths, options: { seed: number; perBucket: num
           const c = pool[rng.int(0, pool.length - 1)];
           if (c.length < minLength || used.has(c.id) || !visible(catalog, c.id)) continue;
           const query = maker(rng, bodyOf(c.id));
-          if (!query || wordCount(query.text) < MIN_WORDS) continue;
+          if (!query || wordCount(query.text) < (bucket === 'line' ? LINE_WORDS.min : MIN_WORDS)) continue;
           used.add(c.id);
           queries.push({ id: queries.length, bucket, origin, source: c.id, ...query, relevant: groups.get(c.hash) ?? [c.id] });
           made++;

@@ -79,12 +79,12 @@ export function markdown(r: Report): string {
         ? ' as unrelated texts.'
         : `, of which ${r.query.heldOutDroppedShared} are left out of the unrelated texts for sharing a passage of ${SHARED_PASSAGE_WORDS} words with an imported text (flagging them is right).`),
     '',
-    `**Queries**: seed ${r.query.seed}, ${r.query.perBucket} per bucket, ${r.query.total.toLocaleString('en')} in all, each of ≥ ${r.query.minWords} words. ` +
+    `**Queries**: seed ${r.query.seed}, ${r.query.perBucket} per bucket, ${r.query.total.toLocaleString('en')} in all, each of ≥ ${r.query.minWords} words but \`line\`. ` +
       `Lyric buckets: half from real-text tracks, half from generated ones, only from lyrics long enough and visible to a key without a country. ` +
       `\`exact-N\`: N characters from a word start; \`format\`: 200 characters with case, punctuation and line breaks changed; ` +
       `\`noise-P\`: 200 characters with P% of characters substituted/inserted/deleted; \`words-P\`: 200 characters with P% of words ` +
       `dropped, replaced (vocabulary of ${r.query.vocabularySize.toLocaleString('en')} lyric words) or swapped; \`embedded\`: 200 characters ` +
-      `in the middle of ~800 characters of README prose. \`unrelated\`: ${r.query.unrelated.heldout} held-out fortunes + ` +
+      `in the middle of ~800 characters of README prose; \`line\`: one whole lyric line of 4–9 words, as a social post quotes it. \`unrelated\`: ${r.query.unrelated.heldout} held-out fortunes + ` +
       `${r.query.unrelated.prose} README paragraphs (node_modules, markdown and code stripped), 100–600 characters each.`,
     '',
     '**Scoring**: the relevant tracks of a query are all tracks whose lyrics have the same normal form (lower case, letters and digits, ' +
@@ -179,6 +179,29 @@ export function markdown(r: Report): string {
             ...scored.map((s) => {
               const u = s.scores.buckets[b]?.unambiguous;
               return u ? `${fixed(u.recall1)} (${u.n})` : 'n/a';
+            }),
+          ]),
+        ),
+        '',
+      );
+    }
+
+    if (Object.values(first).some((b) => b?.shared !== undefined)) {
+      out.push('## Short excerpts: unique to their song, or shared', '');
+      out.push(
+        'The `exact-50` and `line` queries split by the look-ups above: *unique* excerpts occur word for word in no other song ' +
+          '(target at 1M: recall@1 ≥ 0.98); *shared* ones occur in others too (a stock line), where no system can know the source: ' +
+          'the target is the source among the top 10 (recall@10).',
+        '',
+      );
+      out.push(
+        table(
+          ['bucket', ...scored.flatMap((s) => [`${s.name} unique: recall@1 (n)`, `${s.name} shared: recall@10 (n)`])],
+          (['exact-50', 'line'] as const).map((b) => [
+            b,
+            ...scored.flatMap((s) => {
+              const e = s.scores.buckets[b];
+              return [e?.unambiguous ? `${fixed(e.unambiguous.recall1)} (${e.unambiguous.n})` : 'n/a', e?.shared ? `${fixed(e.shared.recall10)} (${e.shared.n})` : 'n/a'];
             }),
           ]),
         ),
