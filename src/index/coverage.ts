@@ -6,10 +6,12 @@
  * query: a passage with typos is a chain of short runs on one diagonal, while common strings shared
  * by unrelated texts ("of the ") are short runs scattered over the lyric.
  */
-import { GRAM, gramHashes } from './grams.js';
+import { GRAM, gramHashes, unspacedAt } from './grams.js';
 
-/** Grams in a run that counts on its own. */
+/** Grams in a run that counts on its own… */
 export const STRONG_RUN = 6;
+/** …or in a script written without spaces (grams.ts `unspacedAt`), where 6 characters say as much as a few words. */
+export const STRONG_UNSPACED_RUN = 2;
 /** Grams in a run that counts when anchored by a neighbour. */
 export const MIN_RUN = 2;
 /** Neighbours: diagonals at most this far apart (insertions, deletions), runs this close in the query. */
@@ -36,6 +38,8 @@ export class QueryGrams {
   private readonly positions: Int32Array;
   private readonly mask: number;
   private readonly count: number;
+  /** 1 where a query gram starts with a character of a script written without spaces. */
+  private readonly unspaced: Uint8Array;
   private stamp = 0;
   private lyricScratch = new Uint32Array(4096);
 
@@ -52,6 +56,8 @@ export class QueryGrams {
     this.stamps = new Uint32Array(size);
     this.positions = new Int32Array(size);
     this.slotOf = new Uint32Array(this.count);
+    this.unspaced = new Uint8Array(this.count);
+    for (let i = 0; i < this.count; i++) this.unspaced[i] = unspacedAt(normalized, i) ? 1 : 0;
     for (let i = 0; i < this.count; i++) {
       const h = hashes[i];
       let slot = h & this.mask;
@@ -123,7 +129,8 @@ export class QueryGrams {
 
   /** Whether run r (an offset into runs) is long, or has a neighbour on a nearby diagonal. */
   private counts(runs: number[], r: number): boolean {
-    if (runs[r + 1] - runs[r] >= STRONG_RUN) return true;
+    const grams = runs[r + 1] - runs[r];
+    if (grams >= STRONG_RUN || (grams >= STRONG_UNSPACED_RUN && this.unspaced[runs[r]] === 1)) return true;
     for (const o of [r - 3, r + 3]) {
       if (o < 0 || o >= runs.length) continue;
       const gap = o < r ? runs[r] - runs[o + 1] : runs[o] - runs[r + 1];

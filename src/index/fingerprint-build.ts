@@ -1,8 +1,8 @@
 /**
  * Build side of the fingerprint index: one document per recording (commontrack) with lyrics, whose
- * sampled gram buckets go into the posting lists (docs/index.md).
+ * sampled gram buckets go into the posting lists (docs/index.md), numbered from the most popular.
  */
-import { everyId, type Catalog } from '../catalog/store.js';
+import type { Catalog } from '../catalog/store.js';
 import { bucketBitsFor, GRAM, SAMPLE, indexKeys } from './grams.js';
 import { PostingsBuilder, U32List } from './postings.js';
 import { writeSegment, type SegmentEntry } from './layout.js';
@@ -70,13 +70,19 @@ export interface FingerprintPart {
   catalogSeq: number;
 }
 
-/** Reads every track's lyrics from `catalog` (one read snapshot) and writes the fingerprint part. */
+/**
+ * Reads every track's lyrics from `catalog` (one read snapshot) and writes the fingerprint part.
+ * Tracks are read from the most popular down (the chart index), so a recording's document is its
+ * most popular track with lyrics and documents are numbered by popularity: among lyrics with equal
+ * votes (a line thousands of songs share) the query's candidates are the most popular ones.
+ */
 export function buildFingerprintPart(catalog: Catalog, job: FingerprintPartJob): FingerprintPart {
   catalog.refresh();
   const catalogSeq = catalog.lastChange();
   const builder = new FingerprintBuilder(job.tracks);
-  for (const { value: track } of catalog.tracks.getRange(everyId())) {
-    if (!track.has_lyrics) continue;
+  for (const id of catalog.tracksByPopularity()) {
+    const track = catalog.getTrack(id);
+    if (!track?.has_lyrics) continue;
     const lyrics = catalog.getContent('lyrics', track.track_id);
     if (lyrics?.lyrics_body && !lyrics.instrumental) builder.add(track.track_id, track.commontrack_id, normalizeText(lyrics.lyrics_body));
   }

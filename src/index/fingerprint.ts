@@ -118,7 +118,7 @@ export class FingerprintSearcher {
       hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity, covered, longest, tracks: [] });
       if (similarity >= 50 && strongVote === 0) strongVote = vote;
     }
-    const top = rank(hits, this.popularityOf).slice(0, size);
+    const top = rank(shareEvidence(hits), this.popularityOf).slice(0, size);
     for (const hit of top) hit.tracks = this.versionsOf(hit.commontrack, hit.track);
     return top;
   }
@@ -185,7 +185,8 @@ export class FingerprintSearcher {
       const doc = touched[i];
       const vote = votes[doc];
       votes[doc] = 0;
-      if (vote >= floor && vote > top.floor) top.push(doc, vote);
+      // Equal votes go to the lower document, the more popular recording (documents are numbered by popularity).
+      if (vote >= floor && vote >= top.floor) top.push(doc, vote);
     }
     const leaders = top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
     // A clear leader (an exact excerpt: its rare keys were read) needs no refinement; the wider
@@ -226,6 +227,28 @@ export function refine(first: readonly Candidate[], unread: readonly Uint32Array
   for (const c of chosen) earlier.delete(c.doc);
   if (earlier.size > 0) chosen.push(...refined.filter((c) => earlier.has(c.doc)));
   return chosen;
+}
+
+/**
+ * Answers that account for the query equally — the same characters covered and the same longest
+ * passage, as when a quoted line is in several songs — share that evidence: each one's similarity
+ * is divided by their number. A line unique to one song keeps its 100; a line two songs share gives
+ * each 50, one that twenty share 5 each (at least: only the best-voted candidates are verified).
+ * The text is lyrics either way (`matched_chars`, `longest_match`), but which song it quotes is
+ * that uncertain. Returns `hits`.
+ */
+export function shareEvidence(hits: FingerprintHit[]): FingerprintHit[] {
+  const groups = new Map<number, FingerprintHit[]>();
+  for (const h of hits) {
+    const key = h.covered * 0x100000 + h.longest;
+    const group = groups.get(key);
+    if (group) group.push(h);
+    else groups.set(key, [h]);
+  }
+  for (const group of groups.values()) {
+    if (group.length > 1) for (const h of group) h.similarity /= group.length;
+  }
+  return hits;
 }
 
 /**

@@ -53,14 +53,27 @@ export function gramHashes(s: string, out: Uint32Array): number {
   return n;
 }
 
-/** Whether a gram hash is one the index keeps. */
+/** Whether a gram hash is one the index keeps (besides the grams of unspaced scripts, `unspacedAt`). */
 export const isSampled = (hash: number): boolean => (hash & (SAMPLE - 1)) === 0;
+
+/**
+ * Whether the character at `i` is of a script written without spaces between words: kana, Han,
+ * Thai, Lao, Khmer, Myanmar. A gram starting with one is always kept: five such characters say as
+ * much as two or three words, and a quoted line of a few of them must still have a key (the
+ * endpoint screens texts from six of them, `track.lyrics.fingerprint.post`).
+ */
+export function unspacedAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 0x0e00) return false;
+  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) ||
+    c <= 0x0eff || (c >= 0x1000 && c <= 0x109f) || (c >= 0x1780 && c <= 0x17ff);
+}
 
 /** The posting list (of 2^bits) a key hash lives in. */
 export const bucketOf = (hash: number, bits: number): number => hash >>> (32 - bits);
 
 /**
- * Distinct index keys of a normalised text, ascending: each pair of consecutive sampled grams,
+ * Distinct index keys of a normalised text, ascending: each pair of consecutive kept grams (sampled, or of an unspaced script),
  * hashed together into one of 2^bits posting lists. A pair spans about GRAM + SAMPLE characters and every line break of a passage
  * falls inside one, so the keys that tell songs apart (where one cliché line meets the next) are
  * rare, short posting lists, while a typo still breaks only the one or two pairs around it.
@@ -71,7 +84,7 @@ export function indexKeys(s: string, scratch: Uint32Array, bits: number): Uint32
   let prev = -1;
   for (let i = 0; i < n; i++) {
     const h = scratch[i];
-    if (!isSampled(h)) continue;
+    if (!isSampled(h) && !unspacedAt(s, i)) continue;
     if (prev >= 0) scratch[k++] = bucketOf(mix((Math.imul(prev, 0x9e3779b1) ^ h) >>> 0), bits);
     prev = h;
   }

@@ -32,7 +32,14 @@ const JAPANESE = {
   type: 'track', track_id: 9004, commontrack_id: 9004, track_name: '星の歌', artist_id: 100, artist_name: 'The Fixtures', album_id: 1000,
   track_rating: 40, num_favourite: 40, lyrics: { lyrics_body: '夜空に光る星を見上げて\n遠い君の名前を呼んだ\n風が答えをくれるまで', lyrics_language: 'ja' },
 };
-const RECORDS: unknown[] = [...TEXTS, ...FIXTURE_RECORDS, ...QUOTING, JAPANESE];
+/** A stock line forty songs share, each with a line of its own; ratings 1–40, unequal to the track ids' order. */
+const STOCK_LINE = 'baby tonight we are gonna be alright';
+const STOCK = Array.from({ length: 40 }, (_, i) => ({
+  type: 'track', track_id: 9100 + i, commontrack_id: 9100 + i, track_name: `Stock Song ${i}`, artist_id: 100, artist_name: 'The Fixtures', album_id: 1000,
+  track_rating: 1 + ((i * 17) % 40), num_favourite: 0,
+  lyrics: { lyrics_body: `${STOCK_LINE}\nverse number ${i} of the stock songs goes here ${'abcdefghijklmnopqrstuvwxyz'[i % 26]}${i}`, lyrics_language: 'en' },
+}));
+const RECORDS: unknown[] = [...TEXTS, ...FIXTURE_RECORDS, ...QUOTING, JAPANESE, ...STOCK];
 const LONG = TEXTS.filter((r): r is CorpusTrack & { lyrics: { lyrics_body: string } } => r.type === 'track' && (r.lyrics?.lyrics_body.length ?? 0) > 420);
 const PROSE =
   'The quarterly report was delayed because the accounting office moved to the new building on the other side of the river, ' +
@@ -79,6 +86,7 @@ t.test('a one-line quote: unique to a song, it finds that song first; shared, it
     const { status, json } = await screen(line);
     t.equal(status, 200, line);
     t.equal(json.message.body.track_list[0]?.track.track_id, track.track_id, `"${line}" finds track ${track.track_id} first`);
+    t.ok(json.message.body.track_list[0]?.similarity > 95, `"${line}": unique to its song, about 100`);
     if (++checked === 20) break;
   }
   t.equal(checked, 20, 'twenty unique lines checked');
@@ -86,12 +94,24 @@ t.test('a one-line quote: unique to a song, it finds that song first; shared, it
   const shared = await screen(SHARED_LINE);
   const ids = shared.json.message.body.track_list.map((m: { track: { track_id: number } }) => m.track.track_id);
   t.same(ids.slice(0, 3), [9002, 9003, 9001], 'every song quoting the line, most popular first');
+  const similarities = shared.json.message.body.track_list.slice(0, 3).map((m: { similarity: number }) => m.similarity);
+  t.same(similarities, [33.33, 33.33, 33.33], 'three songs account for the line equally: a third each');
+  t.same(shared.json.message.body.track_list.slice(0, 3).map((m: { longest_match: number }) => m.longest_match), [SHARED_LINE.length, SHARED_LINE.length, SHARED_LINE.length], 'the whole line is lyrics');
   const three = await screen('broken glass tonight');
   t.equal(three.status, 200, 'three words are enough');
   t.ok(three.json.message.body.track_list.some((m: { track: { track_id: number } }) => m.track.track_id === 9002));
-  t.equal((await screen('遠い君の名前')).status, 200, 'six characters of Japanese are screened');
+  const six = await screen('遠い君の名前');
+  t.equal(six.status, 200, 'six characters of Japanese are screened');
+  t.equal(six.json.message.body.track_list[0]?.track.track_id, 9004, 'and find their song');
   const japanese = await screen('夜空に光る星を見上げて\n遠い君の名前を呼んだ\n風が答えをくれるまで');
   t.equal(japanese.json.message.body.track_list[0]?.track.track_id, 9004, 'two Japanese lines find their song');
+});
+
+t.test('a stock line forty songs share: the most popular of all of them first, each at a fortieth at most', async (t) => {
+  const r = await screen(STOCK_LINE, { size: 5 });
+  const list = r.json.message.body.track_list as { similarity: number; track: { track_rating: number } }[];
+  t.same(list.map((m) => m.track.track_rating), [40, 39, 38, 37, 36], 'the five most popular of the forty, in order');
+  t.ok(list.every((m) => m.similarity <= 100 / 16 + 0.01), `similarity ${list[0].similarity}: shared by at least the 16 verified`);
 });
 
 t.test('case, punctuation, line breaks and typos still find it, with a lower similarity for typos', async (t) => {

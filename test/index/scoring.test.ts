@@ -1,10 +1,10 @@
 /** Fingerprint features, verification and ranking helpers. */
 import t from 'tap';
-import { bucketBitsFor, bucketOf, gramHashes, GRAM, isSampled, indexKeys, SAMPLE } from '../../src/index/grams.js';
+import { bucketBitsFor, bucketOf, gramHashes, GRAM, isSampled, indexKeys, SAMPLE, unspacedAt } from '../../src/index/grams.js';
 import { QueryGrams } from '../../src/index/coverage.js';
 import { normalizeText } from '../../src/index/normalize.js';
 import { TopK } from '../../src/index/topk.js';
-import { rank, refine, TIE_WINDOW, type Candidate, type FingerprintHit } from '../../src/index/fingerprint.js';
+import { rank, refine, shareEvidence, TIE_WINDOW, type Candidate, type FingerprintHit } from '../../src/index/fingerprint.js';
 import { artistCore, looseSimilarity, nameSimilarity, titleCore } from '../../src/index/names.js';
 
 const LYRIC = normalizeText(`Somewhere between the desert and the sea
@@ -127,4 +127,23 @@ t.test('rank: by similarity, and within TIE_WINDOW of the best by longest passag
   );
   t.equal(TIE_WINDOW, 2);
   t.same(rank([]), []);
+});
+
+t.test('shareEvidence: answers accounting for the query equally share its similarity', async (t) => {
+  const hit = (track: number, similarity: number, covered: number, longest: number): FingerprintHit => ({ track, commontrack: track, similarity, covered, longest, tracks: [] });
+  const hits = shareEvidence([hit(1, 100, 40, 40), hit(2, 100, 40, 40), hit(3, 100, 40, 40), hit(4, 100, 40, 40), hit(5, 30, 12, 12), hit(6, 25, 10, 10)]);
+  t.same(hits.map((h) => h.similarity), [25, 25, 25, 25, 30, 25], 'four songs with the whole line: a quarter each; the others alone keep theirs');
+  t.same(shareEvidence([hit(1, 100, 40, 40)])[0].similarity, 100, 'a line one song holds keeps 100');
+  t.same(shareEvidence([hit(1, 90, 36, 30), hit(2, 90, 36, 20)]).map((h) => h.similarity), [90, 90], 'equal coverage made of different passages is not the same evidence');
+});
+
+t.test('grams of scripts written without spaces are all kept: six characters make a key', async (t) => {
+  t.ok(unspacedAt('夜', 0) && unspacedAt('か', 0) && unspacedAt('ภ', 0) && !unspacedAt('a', 0) && !unspacedAt('й', 0) && !unspacedAt('한', 0));
+  const japanese = normalizeText('遠い君の名前');
+  t.equal(indexKeys(japanese, new Uint32Array(japanese.length), 24).length, 1, 'two grams, one pair');
+  const latin = normalizeText('far away your name');
+  t.ok(indexKeys(latin, new Uint32Array(latin.length), 24).length <= 3, 'Latin text keeps one gram in SAMPLE');
+  const lyric = normalizeText('夜空に光る星を見上げて遠い君の名前を呼んだ');
+  const whole = new Set(indexKeys(lyric, new Uint32Array(lyric.length), 24));
+  t.ok([...indexKeys(japanese, new Uint32Array(japanese.length), 24)].every((k) => whole.has(k)), "the quote's key is the lyric's");
 });
