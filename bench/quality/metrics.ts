@@ -29,6 +29,8 @@ export interface BucketScore {
   unambiguous?: { n: number; recall1: number };
   /** recall@10 over the ambiguous ones (the excerpt is shared with other songs: is the source among the answers?). */
   shared?: { n: number; recall10: number };
+  /** recall@10 over those shared with at most 9 other songs, where the top 10 can hold every song holding the excerpt. */
+  sharedFew?: { n: number; recall10: number };
 }
 
 export interface UnrelatedScore {
@@ -120,7 +122,13 @@ export function score(queries: readonly Query[], outcomes: readonly QueryOutcome
       entry.linesAmbiguous = qs.filter((q) => (ambiguity.lines.get(q.id) ?? 0) > 0).length;
       entry.unambiguous = { n: clear.length, recall1: share(clear.map((q) => firstRelevant(q, outcomes[q.id]) === 1)) };
       const shared = qs.filter((q) => (ambiguity.phrase.get(q.id) ?? 0) > 0);
-      entry.shared = { n: shared.length, recall10: share(shared.map((q) => { const r = firstRelevant(q, outcomes[q.id]); return r >= 1 && r <= 10; })) };
+      const inTop10 = (q: Query): boolean => {
+        const r = firstRelevant(q, outcomes[q.id]);
+        return r >= 1 && r <= 10;
+      };
+      entry.shared = { n: shared.length, recall10: share(shared.map(inTop10)) };
+      const few = shared.filter((q) => (ambiguity.phrase.get(q.id) ?? 0) <= 9);
+      entry.sharedFew = { n: few.length, recall10: share(few.map(inTop10)) };
     }
     buckets[bucket] = entry;
     const origins: Partial<Record<Origin, { n: number; recall1: number }>> = {};

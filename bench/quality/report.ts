@@ -191,17 +191,19 @@ export function markdown(r: Report): string {
       out.push(
         'The `exact-50` and `line` queries split by the look-ups above: *unique* excerpts occur word for word in no other song ' +
           '(target at 1M: recall@1 ≥ 0.98); *shared* ones occur in others too (a stock line), where no system can know the source: ' +
-          'the target is the source among the top 10 (recall@10).',
+          'the target is the source among the top 10 (recall@10). A line held by hundreds of songs (most generated stock lines) ' +
+          'cannot put a random one of them in a top 10, by any method: *shared with ≤ 9 others* is where the top 10 can hold them all.',
         '',
       );
       out.push(
         table(
-          ['bucket', ...scored.flatMap((s) => [`${s.name} unique: recall@1 (n)`, `${s.name} shared: recall@10 (n)`])],
+          ['bucket', ...scored.flatMap((s) => [`${s.name} unique: recall@1 (n)`, `${s.name} shared: recall@10 (n)`, `${s.name} shared with ≤ 9 others: recall@10 (n)`])],
           (['exact-50', 'line'] as const).map((b) => [
             b,
             ...scored.flatMap((s) => {
               const e = s.scores.buckets[b];
-              return [e?.unambiguous ? `${fixed(e.unambiguous.recall1)} (${e.unambiguous.n})` : 'n/a', e?.shared ? `${fixed(e.shared.recall10)} (${e.shared.n})` : 'n/a'];
+              const cell = (x?: { n: number; recall10?: number; recall1?: number }) => (x ? `${fixed((x.recall10 ?? x.recall1)!)} (${x.n})` : 'n/a');
+              return [cell(e?.unambiguous), cell(e?.shared), cell(e?.sharedFew)];
             }),
           ]),
         ),
