@@ -118,7 +118,7 @@ export class FingerprintSearcher {
       hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity, covered, longest, tracks: [] });
       if (similarity >= 50 && strongVote === 0) strongVote = vote;
     }
-    const top = rank(shareEvidence(hits), this.popularityOf).slice(0, size);
+    const top = shareEvidence(rank(hits, this.popularityOf)).slice(0, size);
     for (const hit of top) hit.tracks = this.versionsOf(hit.commontrack, hit.track);
     return top;
   }
@@ -230,23 +230,20 @@ export function refine(first: readonly Candidate[], unread: readonly Uint32Array
 }
 
 /**
- * Answers that account for the query equally — the same characters covered and the same longest
- * passage, as when a quoted line is in several songs — share that evidence: each one's similarity
- * is divided by their number. A line unique to one song keeps its 100; a line two songs share gives
- * each 50, one that twenty share 5 each (at least: only the best-voted candidates are verified).
- * The text is lyrics either way (`matched_chars`, `longest_match`), but which song it quotes is
- * that uncertain. Returns `hits`.
+ * An answer's similarity shared with the answers that account for the query at least as well (as
+ * many characters or more, and as long a passage or longer): it is divided by their number, itself
+ * included. A line unique to one song keeps its 100; a line two songs hold gives each 50, one that
+ * twenty hold 5 each (at least twenty: only the best-voted candidates are verified); an answer
+ * behind such a group is divided by the group and itself, so similarities still fall along the
+ * ranking. The text is lyrics either way (`matched_chars`, `longest_match`); which song it quotes
+ * is that uncertain. The ranking itself is by the undivided evidence (rank). Returns `hits`.
  */
 export function shareEvidence(hits: FingerprintHit[]): FingerprintHit[] {
-  const groups = new Map<number, FingerprintHit[]>();
+  const evidence = hits.map((h) => ({ covered: h.covered, longest: h.longest }));
   for (const h of hits) {
-    const key = h.covered * 0x100000 + h.longest;
-    const group = groups.get(key);
-    if (group) group.push(h);
-    else groups.set(key, [h]);
-  }
-  for (const group of groups.values()) {
-    if (group.length > 1) for (const h of group) h.similarity /= group.length;
+    let atLeastAsGood = 0;
+    for (const e of evidence) if (e.covered >= h.covered && e.longest >= h.longest) atLeastAsGood++;
+    h.similarity /= atLeastAsGood;
   }
   return hits;
 }
