@@ -106,23 +106,35 @@ export class QueryGrams {
       if (at >= 0 && runStart < 0) runStart = i;
       prev = at;
     }
-    // Union of the counted runs' characters: gram i covers characters [i, i + GRAM).
+    // Union of the counted runs' characters: gram i covers characters [i, i + GRAM). The longest
+    // passage is a stretch of the query whose runs follow one another in the lyric too (diagonals
+    // within DIAGONAL_SLACK): pieces of the query found in different places of the lyric, however
+    // they abut in the query, are not one passage of it.
     let covered = 0;
     let longest = 0;
-    let spanStart = -1;
-    let spanEnd = -1;
+    let coveredEnd = -1;
+    let passageStart = -1;
+    let passageEnd = -1;
+    let passageDiagonal = 0;
     for (let r = 0; r < runs.length; r += 3) {
       if (!this.counts(runs, r)) continue;
       const start = runs[r];
       const end = runs[r + 1] - 1 + GRAM;
-      if (start <= spanEnd) {
-        if (end > spanEnd) covered += end - spanEnd;
+      const diagonal = runs[r + 2];
+      if (start < coveredEnd) {
+        if (end > coveredEnd) covered += end - coveredEnd;
       } else {
         covered += end - start;
-        spanStart = start;
       }
-      spanEnd = Math.max(spanEnd, end);
-      if (spanEnd - spanStart > longest) longest = spanEnd - spanStart;
+      coveredEnd = Math.max(coveredEnd, end);
+      if (start <= passageEnd && Math.abs(diagonal - passageDiagonal) <= DIAGONAL_SLACK) {
+        passageEnd = Math.max(passageEnd, end);
+      } else {
+        passageStart = start;
+        passageEnd = end;
+      }
+      passageDiagonal = diagonal;
+      if (passageEnd - passageStart > longest) longest = passageEnd - passageStart;
     }
     return { covered, longest };
   }

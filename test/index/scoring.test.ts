@@ -58,6 +58,15 @@ t.test('coverage: a passage is fully accounted for, typos cost about their own c
   t.ok(part.longest >= excerpt.length - 2);
 });
 
+t.test('the longest passage follows the lyric: pieces found in different places are not one passage', async (t) => {
+  const query = normalizeText('the quick brown fox jumps over the lazy dog');
+  const stitched = new QueryGrams(query).coverage(normalizeText('the quick brown fox jumps high and then, much later, a fox jumps over the lazy dog'));
+  t.equal(stitched.covered, query.length, 'every character is in the lyric');
+  t.ok(stitched.longest >= 20 && stitched.longest <= 'the quick brown fox jumps '.length, `the longest piece (${stitched.longest}), not the two stitched together`);
+  const whole = new QueryGrams(query).coverage(normalizeText(`a song where ${query} at once`));
+  t.same(whole, { covered: query.length, longest: query.length });
+});
+
 t.test('overlapping runs are counted once', async (t) => {
   const q = new QueryGrams('hold on to me hold on to me hold on to me');
   const r = q.coverage('hold on to me');
