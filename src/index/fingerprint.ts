@@ -15,7 +15,7 @@
  * 2. Verification: the best candidates are compared gram by gram with the query (coverage.ts);
  *    `similarity` is the share of the query's characters the lyric accounts for, 0–100. It stops
  *    at candidates with far fewer votes than a verified match. Answers are ranked by similarity,
- *    except that those within TIE_WINDOW points of the best are ranked by their longest passage:
+ *    except that those within TIE_WINDOW points (TIE_CHARS characters) of the best are ranked by their longest passage:
  *    such similarities are equal evidence, and one long passage in common marks the source better
  *    than many short ones (a song sharing stock lines, or prose words around an excerpt).
  */
@@ -52,8 +52,10 @@ const REFINED = 256;
 const REFINE_LISTS = 8;
 /** …when the runner-up holds at least this share of the best vote (no clear leader). */
 const AMBIGUOUS = 0.7;
-/** Similarities within this many points of the best answer's are ranked by longest passage. */
+/** Similarities within this many points of the best answer's are ranked by longest passage… */
 export const TIE_WINDOW = 2;
+/** …as are those within this many characters covered of it (a short text: 2 points of a line are one character). */
+export const TIE_CHARS = 5;
 
 export interface FingerprintHit {
   /** The track whose lyrics represent the recording in the index. */
@@ -249,13 +251,14 @@ export function shareEvidence(hits: FingerprintHit[]): FingerprintHit[] {
 }
 
 /**
- * Answers by similarity, best first; those within TIE_WINDOW points of the best by longest passage
+ * Answers by similarity, best first; those within TIE_WINDOW points (or TIE_CHARS characters covered) of the best by longest passage
  * (then similarity); answers equal on both (a quoted line that several songs share) by popularity.
  */
 export function rank(hits: FingerprintHit[], popularityOf: (commontrack: number, indexed: number) => number = () => 0): FingerprintHit[] {
   if (hits.length === 0) return hits;
   const bestSimilarity = Math.max(...hits.map((h) => h.similarity));
-  const near = (h: FingerprintHit) => bestSimilarity - h.similarity <= TIE_WINDOW;
+  const bestCovered = Math.max(...hits.map((h) => h.covered));
+  const near = (h: FingerprintHit) => bestSimilarity - h.similarity <= TIE_WINDOW || bestCovered - h.covered <= TIE_CHARS;
   const popularity = new Map<FingerprintHit, number>();
   const popularityOfHit = (h: FingerprintHit): number => {
     let p = popularity.get(h);

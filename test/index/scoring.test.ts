@@ -127,7 +127,9 @@ t.test('refine: the unread keys lift the lyric that holds them all, and the earl
 });
 
 t.test('rank: by similarity, and within TIE_WINDOW of the best by longest passage', async (t) => {
-  const hit = (track: number, similarity: number, longest: number): FingerprintHit => ({ track, commontrack: track, similarity, covered: 0, longest, tracks: [] });
+  // A 200-character text: covered = 2 × similarity.
+  const hit = (track: number, similarity: number, longest: number, length = 200): FingerprintHit =>
+    ({ track, commontrack: track, similarity, covered: Math.round((similarity * length) / 100), longest, tracks: [] });
   const ranked = rank([hit(1, 67.2, 36), hit(2, 66.2, 47), hit(3, 80, 20), hit(4, 79, 60), hit(5, 40, 200)]);
   t.same(
     ranked.map((h) => h.track),
@@ -135,6 +137,8 @@ t.test('rank: by similarity, and within TIE_WINDOW of the best by longest passag
     '79 with a 60-character passage before 80 with 20; beyond the window by similarity',
   );
   t.equal(TIE_WINDOW, 2);
+  const line = rank([hit(1, 100, 25, 50), hit(2, 92, 46, 50), hit(3, 80, 40, 50)]);
+  t.same(line.map((h) => h.track), [2, 1, 3], 'a 50-character text: 4 characters fewer but one 46-character passage beats pieces of 25');
   t.same(rank([]), []);
 });
 
