@@ -15,7 +15,7 @@
  * 2. Verification: the best candidates are compared gram by gram with the query (coverage.ts);
  *    `similarity` is the share of the query's characters the lyric accounts for, 0–100. It stops
  *    at candidates with far fewer votes than a verified match. Answers are ranked by similarity,
- *    except that those within TIE_WINDOW points (TIE_CHARS characters) of the best are ranked by their longest passage:
+ *    except that those within TIE_WINDOW points (TIE_CHARS characters) of the best are ranked by characters covered plus longest passage:
  *    such similarities are equal evidence, and one long passage in common marks the source better
  *    than many short ones (a song sharing stock lines, or prose words around an excerpt).
  */
@@ -251,8 +251,8 @@ export function shareEvidence(hits: FingerprintHit[]): FingerprintHit[] {
 }
 
 /**
- * Answers by similarity, best first; those within TIE_WINDOW points (or TIE_CHARS characters covered) of the best by longest passage
- * (then similarity); answers equal on both (a quoted line that several songs share) by popularity.
+ * Answers by similarity, best first; those within TIE_WINDOW points (or TIE_CHARS characters covered) of the best by characters covered plus longest passage
+ * (then longest passage); answers equal on both (a quoted line that several songs share) by popularity.
  */
 export function rank(hits: FingerprintHit[], popularityOf: (commontrack: number, indexed: number) => number = () => 0): FingerprintHit[] {
   if (hits.length === 0) return hits;
@@ -268,7 +268,9 @@ export function rank(hits: FingerprintHit[], popularityOf: (commontrack: number,
   return hits.sort((a, b) => {
     const na = near(a);
     if (na !== near(b)) return na ? -1 : 1;
-    const order = na ? b.longest - a.longest || b.similarity - a.similarity : b.similarity - a.similarity || b.longest - a.longest;
+    // Near the best, the characters accounted for and the longest passage count alike: a few
+    // characters more coverage made of pieces does not beat one passage as long as the text.
+    const order = na ? b.covered + b.longest - (a.covered + a.longest) || b.longest - a.longest : b.similarity - a.similarity || b.longest - a.longest;
     return order || popularityOfHit(b) - popularityOfHit(a) || a.track - b.track;
   });
 }
