@@ -52,6 +52,8 @@ const REFINED = 256;
 const REFINE_LISTS = 8;
 /** …when the runner-up holds at least this share of the best vote (no clear leader). */
 const AMBIGUOUS = 0.7;
+/** A text with fewer keys than this (a line of a few words) also gets candidates by its words. */
+const FEW_KEYS = 3;
 /** Similarities within this many points of the best answer's are ranked by longest passage… */
 export const TIE_WINDOW = 2;
 /** …as are those within this many characters covered of it (a short text: 2 points of a line are one character). */
@@ -90,6 +92,11 @@ export class FingerprintSearcher {
     private readonly versionsOf: (commontrack: number, indexed: number) => number[] = (_, indexed) => [indexed],
     /** A recording's popularity (its best track's rating): equal answers, such as a line many songs share, go most popular first. */
     private readonly popularityOf: (commontrack: number, indexed: number) => number = () => 0,
+    /**
+     * Tracks whose lyrics hold every word of a text, one per recording, most popular first (the text
+     * index, as track.search's q_lyrics): the candidates of a text too short to make FEW_KEYS keys.
+     */
+    private readonly wordCandidates?: (text: string, limit: number, deadline: number) => { track: number; commontrack: number }[],
   ) {
     this.postings = new PostingsView(index, 'fp');
     this.bits = index.manifest.parts.fp.bucketBits;
@@ -103,30 +110,44 @@ export class FingerprintSearcher {
   search(text: string, size: number, deadline: number): FingerprintHit[] {
     const query = normalizeText(text);
     if (query.length < GRAM || this.docs === 0) return [];
-    const candidates = this.candidates(query, Math.max(MIN_VERIFIED, 2 * size));
+    const verified = Math.max(MIN_VERIFIED, 2 * size);
+    const { candidates, keys } = this.candidates(query, verified);
     const grams = new QueryGrams(query);
     const hits: FingerprintHit[] = [];
+    const seen = new Set<number>();
+    const verify = (track: number, commontrack: number): number => {
+      seen.add(commontrack);
+      const lyric = this.lyricsOf(track);
+      if (lyric === undefined) return 0;
+      const { covered, longest } = grams.coverage(lyric);
+      if (covered === 0) return 0;
+      const similarity = (100 * covered) / query.length;
+      hits.push({ track, commontrack, similarity, covered, longest, tracks: [] });
+      return similarity;
+    };
     // Vote of the best-voted candidate that verified as a real match (similarity ≥ 50).
     let strongVote = 0;
     for (const { doc, vote } of candidates) {
       if (Date.now() > deadline) throw new DeadlineError();
       // Far fewer votes than a verified match: a lyric sharing only clichés with the query.
       if (vote < strongVote * STOP_RATIO) break;
-      const lyric = this.lyricsOf(this.track[doc]);
-      if (lyric === undefined) continue;
-      const { covered, longest } = grams.coverage(lyric);
-      if (covered === 0) continue;
-      const similarity = (100 * covered) / query.length;
-      hits.push({ track: this.track[doc], commontrack: this.common[doc], similarity, covered, longest, tracks: [] });
-      if (similarity >= 50 && strongVote === 0) strongVote = vote;
+      if (verify(this.track[doc], this.common[doc]) >= 50 && strongVote === 0) strongVote = vote;
+    }
+    // A line of a few words may make no key at all (one gram in four is sampled): its words find
+    // the lyrics holding them all, which are verified the same way.
+    if (keys < FEW_KEYS && this.wordCandidates) {
+      for (const c of this.wordCandidates(text, verified, deadline)) {
+        if (Date.now() > deadline) throw new DeadlineError();
+        if (!seen.has(c.commontrack)) verify(c.track, c.commontrack);
+      }
     }
     const top = shareEvidence(rank(hits, this.popularityOf)).slice(0, size);
     for (const hit of top) hit.tracks = this.versionsOf(hit.commontrack, hit.track);
     return top;
   }
 
-  /** Documents with the most weighted votes, best first. */
-  private candidates(query: string, count: number): Candidate[] {
+  /** Documents with the most weighted votes, best first, and how many of the query's keys have postings. */
+  private candidates(query: string, count: number): { candidates: Candidate[]; keys: number } {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
     const keys = indexKeys(query, this.scratch, this.bits);
     const lists: Uint32Array[] = [];
@@ -194,7 +215,8 @@ export class FingerprintSearcher {
     // A clear leader (an exact excerpt: its rare keys were read) needs no refinement; the wider
     // candidate list is only used when there is none.
     const refining = unread.length > 0 && leaders.length > 1 && leaders[1].vote >= AMBIGUOUS * leaders[0].vote;
-    return refining ? refine(leaders, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : leaders.slice(0, count);
+    const candidates = refining ? refine(leaders, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : leaders.slice(0, count);
+    return { candidates, keys: lists.length };
   }
 
   /** A key's vote: idf in eighths, at least 1. */

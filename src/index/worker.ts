@@ -52,15 +52,24 @@ function popularityOf(commontrack: number, indexed: number): number {
   return first === undefined ? 0 : (catalog!.getTrack(first)?.track_rating ?? 0);
 }
 
+/** Tracks whose lyrics hold every word of a text, one per recording, most popular first (the fingerprint's candidates for a short line). */
+function lyricsHolding(text: TextSearcher) {
+  return (words: string, limit: number, deadline: number): { track: number; commontrack: number }[] =>
+    text
+      .tracks({ words: { q_lyrics: words }, hasLyrics: true, groupCommontrack: true, sortTrackRating: 'desc', offset: 0, limit }, deadline)
+      .ids.flatMap((id) => {
+        const t = catalog!.getTrack(id);
+        return t ? [{ track: id, commontrack: t.commontrack_id }] : [];
+      });
+}
+
 function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   let e = engines.get(envelope.generation);
   if (!e && envelope.index) {
     catalog ??= Catalog.open(dataDir);
     const index = indexOf(envelope.index);
-    e = {
-      fingerprint: new FingerprintSearcher(index, normalizedLyrics, versionsOf, popularityOf),
-      text: new TextSearcher(index, catalog),
-    };
+    const text = new TextSearcher(index, catalog);
+    e = { text, fingerprint: new FingerprintSearcher(index, normalizedLyrics, versionsOf, popularityOf, lyricsHolding(text)) };
     engines.set(envelope.generation, e);
     // Keep the newest two generations: a task of the previous one may still arrive.
     for (const id of engines.keys()) if (engines.size > 2 && id !== envelope.generation) engines.delete(id);

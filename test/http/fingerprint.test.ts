@@ -3,6 +3,8 @@
  * fortunes corpus) plus the fixture catalog: matches, ranking, versions, and every error case.
  */
 import t from 'tap';
+import { normalizeText } from '../../src/index/normalize.js';
+import { indexKeys } from '../../src/index/grams.js';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -105,6 +107,24 @@ t.test('a one-line quote: unique to a song, it finds that song first; shared, it
   t.equal(six.json.message.body.track_list[0]?.track.track_id, 9004, 'and find their song');
   const japanese = await screen('夜空に光る星を見上げて\n遠い君の名前を呼んだ\n風が答えをくれるまで');
   t.equal(japanese.json.message.body.track_list[0]?.track.track_id, 9004, 'two Japanese lines find their song');
+});
+
+t.test('a line too short to make index keys is found by its words', async (t) => {
+  const bodies = TEXTS.map((r) => r.lyrics?.lyrics_body.toLowerCase() ?? '');
+  let checked = 0;
+  for (const track of LONG) {
+    const line = track.lyrics.lyrics_body.split('\n').find((l) => {
+      const words = l.trim().split(/\s+/).length;
+      const normal = normalizeText(l);
+      return words >= 3 && words <= 5 && indexKeys(normal, new Uint32Array(normal.length + 8), 24).length < 2 &&
+        bodies.filter((b) => b.includes(l.toLowerCase())).length === 1;
+    });
+    if (!line) continue;
+    const { json } = await screen(line);
+    t.equal(json.message.body.track_list[0]?.track.track_id, track.track_id, `"${line}" (under two keys) finds track ${track.track_id} first`);
+    if (++checked === 10) break;
+  }
+  t.equal(checked, 10, 'ten such lines checked');
 });
 
 t.test('a stock line forty songs share: the most popular of all of them first, each at a fortieth at most', async (t) => {
