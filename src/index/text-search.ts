@@ -6,7 +6,7 @@ import type { Catalog } from '../catalog/store.js';
 import type { LoadedIndex } from './layout.js';
 import { TextIndex } from './text-index.js';
 import { VoteBoard } from './posting-ops.js';
-import { searchTracks, type SearchResult, type TrackQuery } from './track-search.js';
+import { rarestLyricsWord, searchTracks, type SearchResult, type TrackQuery } from './track-search.js';
 import { searchArtists, type ArtistQuery } from './artist-search.js';
 import { Matcher, type MatchQuery, type MatchResult } from './matcher.js';
 
@@ -27,6 +27,11 @@ export class TextSearcher {
 
   tracks(q: TrackQuery, deadline: number): SearchResult {
     return searchTracks(this.ix, q, deadline);
+  }
+
+  /** Tracks whose lyrics hold the rarest word of a text (0 when a word is in none). */
+  rarestLyricsWord(text: string): number {
+    return rarestLyricsWord(this.ix, text);
   }
 
   artists(q: ArtistQuery, deadline: number): SearchResult {

@@ -98,6 +98,13 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
 }
 
 /** One clause per word of `text`: the word in any of `fields`. */
+/** Tracks whose lyrics hold the rarest word of a text (the smallest a q_lyrics search's matches can be). */
+export function rarestLyricsWord(ix: TextIndex, text: string): number {
+  let rarest = Infinity;
+  for (const word of wordsOf(normalizeText(text))) rarest = Math.min(rarest, ix.list(ix.trackPostings, FIELD.lyrics, word).length);
+  return rarest === Infinity ? 0 : rarest;
+}
+
 function wordClauses(ix: TextIndex, fields: readonly string[], text: string): Clause[] {
   const nameWords = wordsOf(normalizeName(text));
   const textWords = wordsOf(normalizeText(text));
