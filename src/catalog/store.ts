@@ -266,6 +266,19 @@ export class Catalog {
   }
 }
 
+/**
+ * A service kept once per catalog environment (works, contributions): `make` opens its databases the
+ * first time a catalog asks, and every later call on the same environment gets the same one.
+ */
+export function perCatalog<T>(make: (catalog: Catalog) => T): (catalog: Catalog) => T {
+  const made = new WeakMap<RootDatabase, T>();
+  return (catalog) => {
+    let service = made.get(catalog.root);
+    if (service === undefined) made.set(catalog.root, (service = make(catalog)));
+    return service;
+  };
+}
+
 function validId(id: number): boolean {
   return Number.isInteger(id) && id >= 1 && id <= MAX_ID;
 }

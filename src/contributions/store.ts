@@ -15,7 +15,7 @@
  * contribution (same submitter, track and text or feedback) is answered with the one stored.
  */
 import type { Database, Key } from 'lmdb';
-import { MAX_ID, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
+import { MAX_ID, perCatalog, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
 import { hashOf } from '../catalog/parse.js';
 import { importRecordSchema } from '../catalog/schema.js';
 import { applyWithin } from '../catalog/write.js';
@@ -72,14 +72,8 @@ export interface ContributionLimits {
 /** 1,000 per submitter, 100,000 in all (`--contributions-per-key`, `--contributions-pending`). */
 export const DEFAULT_CONTRIBUTION_LIMITS: ContributionLimits = { perSource: 1000, total: 100_000 };
 
-const stores = new WeakMap<Catalog['root'], ContributionStore>();
-
 /** The contributions store of a catalog (its databases are opened once per environment). */
-export function contributionsOf(catalog: Catalog): ContributionStore {
-  let store = stores.get(catalog.root);
-  if (!store) stores.set(catalog.root, (store = new ContributionStore(catalog)));
-  return store;
-}
+export const contributionsOf = perCatalog((catalog) => new ContributionStore(catalog));
 
 export class ContributionStore {
   private readonly records: Database<ContributionRecord, number>;

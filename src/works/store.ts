@@ -16,8 +16,8 @@
  * here, on the main thread, inside the transaction. A synchronous transaction would wait for that
  * lock on the event loop and stall every other request meanwhile.
  */
-import type { Database, Key, RootDatabase } from 'lmdb';
-import { MAX_ID, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
+import type { Database, Key } from 'lmdb';
+import { MAX_ID, perCatalog, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
 import type { TrackRecord } from '../catalog/records.js';
 import { isoSeconds } from '../util/date.js';
 import { creditsOf, trackCredits, type WorkCredits } from './credits.js';
@@ -39,14 +39,8 @@ export interface Submitted {
   tracks: number[];
 }
 
-const stores = new WeakMap<RootDatabase, WorkStore>();
-
 /** The works store of a catalog (its databases are opened once per environment). */
-export function worksOf(catalog: Catalog): WorkStore {
-  let store = stores.get(catalog.root);
-  if (!store) stores.set(catalog.root, (store = new WorkStore(catalog)));
-  return store;
-}
+export const worksOf = perCatalog((catalog) => new WorkStore(catalog));
 
 export class WorkStore {
   private readonly works: Database<WorkRecord, number>;
