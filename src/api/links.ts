@@ -10,6 +10,7 @@
  * expire one TTL after it, as they would have had they carried an expiry from then on.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { artistPath } from '../util/slug.js';
 
 export type TrackedContent = 'lyrics' | 'subtitle' | 'richsync' | 'snippet' | 'lyrics_translation' | 'subtitle_translation';
 export type TrackingKind = 'js' | 'img' | 'html';
@@ -118,5 +119,10 @@ export class Links {
 
   editPage(t: { share_path: string }): string {
     return `${this.baseUrl}${t.share_path}/edit`;
+  }
+
+  /** The artist's public page: `/artist/<artist_id>/<name>` (its edit page adds `/edit`). */
+  artistPage(a: { artist_id: number; artist_name: string }): string {
+    return `${this.baseUrl}${artistPath(a)}`;
   }
 }

@@ -140,6 +140,8 @@ export const Artist = z.object({
     z.object({ artist_name_translation: z.object({ language: z.string(), translation: z.string() }) }),
   ),
   artist_twitter_url: z.string(),
+  artist_share_url: z.url().describe("the artist's page on this server"),
+  artist_edit_url: z.url().describe("the artist's catalog line, for the operator to correct"),
   begin_date: partialDate,
   end_date: partialDate,
   begin_date_year: z.string(),

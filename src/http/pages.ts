@@ -5,6 +5,8 @@
  * - `/lyrics/<track_id>/<artist>/<track>`: the track's share page (metadata and snippet, no lyrics:
  *   it is public), and `…/edit`: the track's catalog line in the import format, for an operator to
  *   correct and re-import with `refrain import`.
+ * - `/artist/<artist_id>/<name>`: the artist's page (name, country, its most popular tracks linking
+ *   to their pages), and `…/edit`: the artist's catalog line.
  */
 import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import type { Catalog } from '../catalog/store.js';
@@ -12,6 +14,7 @@ import type { Links } from '../api/links.js';
 import type { Hits } from '../auth/hits.js';
 import { STATUS_LINE } from './status.js';
 import { escapeXml as esc } from './xml.js';
+import { artistLine } from '../feeds/lines.js';
 
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
@@ -75,5 +78,26 @@ export function sharePageRoute(catalog: Catalog) {
 <p>by ${esc(t.artist_name)}${t.album_name ? ` · ${esc(t.album_name)}` : ''}</p>
 ${cover ? `<img src="${esc(cover)}" alt="" width="175">` : ''}
 ${snippet && !snippet.restricted ? `<blockquote>${esc(snippet.snippet_body)}</blockquote>` : ''}`));
+  };
+}
+
+/** Tracks an artist page lists, most popular first. */
+const ARTIST_PAGE_TRACKS = 20;
+
+export function artistPageRoute(catalog: Catalog, links: Links) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const raw = req.getParameter(0);
+    const a = /^\d{1,10}$/.test(raw) ? catalog.getArtist(Number(raw)) : undefined;
+    if (!a) return send(res, 404, 'text/html; charset=utf-8', page('Not found', '<h1>No such artist</h1>'));
+    if (pathAndQuery(req)[0].endsWith('/edit')) {
+      return send(res, 200, 'text/html; charset=utf-8', page(`Edit ${a.artist_name}`, `<h1>Edit ${esc(a.artist_name)}</h1>
+<p>This catalog is managed by its operator. To correct this artist, edit its line below and run
+<code>refrain import FILE</code>.</p><pre>${esc(artistLine(a))}</pre>`));
+    }
+    const tracks = catalog.idsOf('artist_tracks', a.artist_id, 2000).map((id) => catalog.getTrack(id)).filter((t) => t !== undefined);
+    tracks.sort((x, y) => y.track_rating - x.track_rating || y.num_favourite - x.num_favourite || x.track_id - y.track_id);
+    const list = tracks.slice(0, ARTIST_PAGE_TRACKS).map((t) => `<li><a href="${esc(links.sharePage(t))}">${esc(t.track_name)}</a></li>`).join('\n');
+    send(res, 200, 'text/html; charset=utf-8', page(a.artist_name, `<h1>${esc(a.artist_name)}</h1>
+${a.artist_country ? `<p>${esc(a.artist_country)}</p>` : ''}${list ? `<ol>\n${list}\n</ol>` : ''}`));
   };
 }

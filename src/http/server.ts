@@ -22,7 +22,7 @@ import { openapiDocument } from '../api/openapi.js';
 import { Metrics } from './metrics.js';
 import { ResponseCache } from './response-cache.js';
 import { apiRoute } from './api-route.js';
-import { sharePageRoute, trackingRoute } from './pages.js';
+import { artistPageRoute, sharePageRoute, trackingRoute } from './pages.js';
 import { STATUS_LINE } from './status.js';
 import { withConnectionRules } from './connection.js';
 import { createLogger } from '../log.js';
@@ -222,6 +222,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   });
   routes.get('/t1.0/:kind/:token', trackingRoute(links, hits));
   routes.get('/lyrics/:id/*', sharePageRoute(catalog));
+  routes.get('/artist/:id/*', artistPageRoute(catalog, links));
   feeds.mount(routes);
   routes.any('/*', (res, req) => json(res, 404, { error: `no route for ${req.getMethod().toUpperCase()} ${req.getUrl()}`, api: '/ws/1.1/<method>' }));
   routes.finish();

@@ -13,3 +13,8 @@ export function slug(text: string): string {
 export function sharePath(t: { track_id: number; artist_name: string; track_name: string }): string {
   return `/lyrics/${t.track_id}/${encodeURIComponent(slug(t.artist_name))}/${encodeURIComponent(slug(t.track_name))}`;
 }
+
+/** Path of an artist's page. */
+export function artistPath(a: { artist_id: number; artist_name: string }): string {
+  return `/artist/${a.artist_id}/${encodeURIComponent(slug(a.artist_name))}`;
+}

@@ -176,6 +176,17 @@ t.test('track methods', async (t) => {
     const edit = await (await fetch(track.track_edit_url)).text();
     t.match(edit, /refrain import/);
     t.match(edit, /&quot;track_id&quot;:1,/);
+
+    const artist = (await s.get('/ws/1.1/artist.get', { artist_id: 100, apikey })).json.message.body.artist;
+    t.match(artist.artist_share_url, /\/artist\/100\/The-Fixtures$/);
+    t.equal(artist.artist_edit_url, `${artist.artist_share_url}/edit`);
+    const page = await (await fetch(artist.artist_share_url)).text();
+    t.match(page, /<h1>The Fixtures<\/h1>/);
+    t.match(page, /<li><a href="[^"]*\/lyrics\/1\/The-Fixtures\/Full-Song">Full Song<\/a><\/li>/, 'its most popular track first, linking to its page');
+    t.match(await (await fetch(artist.artist_edit_url)).text(), /&quot;artist_id&quot;:100,/);
+    const missing = await fetch(`${s.url}/artist/99999/nobody`);
+    t.equal(missing.status, 404);
+    t.equal((await fetch(`${s.url}/artist/0x1/x`)).status, 404, 'digits only');
   });
 });
 

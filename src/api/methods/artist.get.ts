@@ -16,6 +16,6 @@ export default defineMethod({
   handle(ctx, p) {
     const artist = ctx.catalog.getArtist(p.artist_id);
     if (!artist) throw notFound(`no artist with artist_id ${p.artist_id}`);
-    return { artist: presentArtist(artist) };
+    return { artist: presentArtist(ctx, artist) };
   },
 });

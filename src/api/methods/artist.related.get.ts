@@ -43,6 +43,6 @@ export default defineMethod({
     ranked.sort((a, b) => b.n - a.n || b.rating - a.rating || a.id - b.id);
     const related = ranked.map(({ id }) => ctx.catalog.getArtist(id)).filter((a): a is ArtistRecord => !!a && !a.restricted);
     ctx.header.available = related.length;
-    return { artist_list: pageOf(related, p.page, p.page_size).map((a) => ({ artist: presentArtist(a) })) };
+    return { artist_list: pageOf(related, p.page, p.page_size).map((a) => ({ artist: presentArtist(ctx, a) })) };
   },
 });

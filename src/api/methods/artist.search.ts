@@ -32,6 +32,6 @@ export default defineMethod({
     const result = await ctx.index.searchArtists({ name: p.q_artist, artistId: p.f_artist_id, offset, limit: p.page_size });
     ctx.header.available = result.available;
     const artists = result.ids.map((id) => ctx.catalog.getArtist(id)).filter((a): a is ArtistRecord => a !== undefined);
-    return { artist_list: artists.map((a) => ({ artist: presentArtist(a) })) };
+    return { artist_list: artists.map((a) => ({ artist: presentArtist(ctx, a) })) };
   },
 });

@@ -37,6 +37,6 @@ export default defineMethod({
       (p.page - 1) * p.page_size,
       p.page_size,
     );
-    return { artist_list: artists.map((a) => ({ artist: presentArtist(a) })) };
+    return { artist_list: artists.map((a) => ({ artist: presentArtist(ctx, a) })) };
   },
 });

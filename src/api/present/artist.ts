@@ -5,7 +5,7 @@ import { slug } from '../../util/slug.js';
 
 const year = (date: string): string => (date.startsWith('0000') ? '' : date.slice(0, 4));
 
-export function presentArtist(a: ArtistRecord): Record<string, unknown> {
+export function presentArtist(ctx: ApiContext, a: ArtistRecord): Record<string, unknown> {
   return {
     artist_id: a.artist_id,
     artist_mbid: a.artist_mbid,
@@ -27,6 +27,8 @@ export function presentArtist(a: ArtistRecord): Record<string, unknown> {
     restricted: a.restricted,
     managed: a.managed,
     updated_time: a.updated_time,
+    artist_share_url: ctx.links.artistPage(a),
+    artist_edit_url: `${ctx.links.artistPage(a)}/edit`,
     begin_date_year: year(a.begin_date),
     begin_date: a.begin_date,
     end_date_year: year(a.end_date),
