@@ -35,7 +35,7 @@ for (const mode of ['200', 'mirror'] as const) {
       t.equal(r.httpStatus, mode === 'mirror' ? status : 200);
     }
     for (const [method, params, plan, status] of POSTS) {
-      const qs = new URLSearchParams(Object.entries({ ...params, apikey: s.keys[plan as 'free'] }).map(([k, v]) => [k, String(v)]));
+      const qs = new URLSearchParams(Object.entries({ ...params, apikey: s.keys[plan as 'free'] }).map(([k, v]): [string, string] => [k, String(v)]));
       const res = await fetch(`${s.url}/ws/1.1/${method}?${qs}`, { method: 'POST' });
       t.equal(apiStatus(res, mode), status, `${method} ${JSON.stringify(params)}`);
       t.equal(res.status, mode === 'mirror' ? status : 200);
