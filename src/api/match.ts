@@ -44,7 +44,10 @@ export async function matchTrack(ctx: ApiContext, p: MatchInput): Promise<TrackR
       setHeader(ctx, { mode: 'isrc', confidence: 1000 }, 0);
       return tracks[0];
     }
-    if (p.q_track === undefined || p.q_artist === undefined) throw notFound(`no track with track_isrc ${p.track_isrc}`);
+    if (p.q_track === undefined || p.q_artist === undefined) {
+      setHeader(ctx, NO_MATCH, 0);
+      throw notFound(`no track with track_isrc ${p.track_isrc}`);
+    }
   }
   if (p.q_track === undefined || p.q_artist === undefined) throw badRequest('q_track and q_artist are required unless track_isrc is given');
   if (!normalizeName(p.q_track) || !normalizeName(p.q_artist)) throw badRequest('q_track and q_artist must hold letters or digits');
@@ -62,10 +65,16 @@ export async function matchTrack(ctx: ApiContext, p: MatchInput): Promise<TrackR
     results.set(key, result);
   }
   const track = result.track !== undefined ? ctx.catalog.getTrack(result.track) : undefined;
-  if (!track) throw notFound(`no track matches q_track "${p.q_track}" by q_artist "${p.q_artist}" closely enough`);
+  if (!track) {
+    setHeader(ctx, NO_MATCH, cached);
+    throw notFound(`no track matches q_track "${p.q_track}" by q_artist "${p.q_artist}" closely enough`);
+  }
   setHeader(ctx, result, cached);
   return track;
 }
+
+/** The header of a 404: the fields a matcher answer always carries, so clients that require them parse it. */
+const NO_MATCH = { mode: 'none', confidence: 0 };
 
 function setHeader(ctx: ApiContext, r: { mode?: string; confidence?: number }, cached: number): void {
   ctx.header.confidence = r.confidence;

@@ -237,8 +237,10 @@ t.test('matcher.track.get: ISRC, precise, fuzzy, alias stages; confidence and ca
   const none = await search({ q_track: 'Nothing Like This', q_artist: 'Nobody At All' }, 'matcher.track.get');
   t.equal(none.status, 404);
   t.match(none.header.hint, /no track matches/);
+  t.match(none.header, { confidence: 0, mode: 'none', cached: 0 }, 'a 404 still carries the matcher header fields');
   const unknownIsrc = await search({ track_isrc: 'ZZZZZ0000000' }, 'matcher.track.get');
   t.equal(unknownIsrc.status, 404);
+  t.match(unknownIsrc.header, { confidence: 0, mode: 'none' });
   const missing = await search({ q_track: 'Yellow Submarine' }, 'matcher.track.get');
   t.equal(missing.status, 400);
   t.match(missing.header.hint, /q_track and q_artist are required unless track_isrc is given/);

@@ -57,6 +57,7 @@ t.test('track methods', async (t) => {
     t.ok(free.lyrics_body.startsWith('First line of the chorus'));
     t.match(free.lyrics_body, /\*\*\*\*\*\*\* This Lyrics is NOT for Commercial use \*\*\*\*\*\*\*$/);
     t.match(free.lyrics_copyright, /NOT for Commercial use and only 30% of the lyrics are returned\.$/);
+    t.match(free.lyrics_copyright, /[^.]\. This Lyrics is NOT/, 'the notice is a sentence of its own, as the public service writes it');
 
     const italy = s.makeKey({ plan: 'enterprise', country: 'IT' }).key;
     const blocked = (await s.get('/ws/1.1/track.lyrics.get', { track_id: 3, apikey: italy })).json;

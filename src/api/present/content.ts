@@ -28,6 +28,11 @@ export function freeExcerpt(body: string): string {
   return `${kept.trimEnd()}\n${FREE_FOOTER}`;
 }
 
+/** The copyright line with the free plan's notice after it, as one sentence after another ("…Refrain. This Lyrics is NOT…"). */
+function withNotice(copyright: string): string {
+  return `${copyright}${/[.!?]$/.test(copyright.trimEnd()) ? '' : '.'} ${FREE_NOTICE}`;
+}
+
 interface Restrictable {
   restricted: 0 | 1;
   region_restriction: { allowed: string[]; blocked: string[] };
@@ -54,7 +59,7 @@ export function presentLyrics(ctx: ApiContext, t: TrackRecord, l: LyricsRecord):
     lyrics_language: l.lyrics_language,
     lyrics_language_description: languageDescription(l.lyrics_language),
     ...tracking(ctx, t, 'lyrics'),
-    lyrics_copyright: free ? `${copyright} ${FREE_NOTICE}` : copyright,
+    lyrics_copyright: free ? withNotice(copyright) : copyright,
     ...creditsOfTrack(ctx, t),
     backlink_url: ctx.links.sharePage(t),
     updated_time: l.updated_time,
