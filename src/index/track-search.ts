@@ -97,7 +97,6 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
   return { ids: top.sorted().slice(q.offset).map((doc) => ix.track.id[doc]), available };
 }
 
-/** One clause per word of `text`: the word in any of `fields`. */
 /** Tracks whose lyrics hold the rarest word of a text (the smallest a q_lyrics search's matches can be). */
 export function rarestLyricsWord(ix: TextIndex, text: string): number {
   let rarest = Infinity;
@@ -105,6 +104,7 @@ export function rarestLyricsWord(ix: TextIndex, text: string): number {
   return rarest === Infinity ? 0 : rarest;
 }
 
+/** One clause per word of `text`: the word in any of `fields`. */
 function wordClauses(ix: TextIndex, fields: readonly string[], text: string): Clause[] {
   const nameWords = wordsOf(normalizeName(text));
   const textWords = wordsOf(normalizeText(text));

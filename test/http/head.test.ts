@@ -22,6 +22,9 @@ t.test('HEAD answers like GET without a body, on every route', async (t) => {
     '/oauth/authorize', // 400 page: no client_id
     '/lyrics/1/artist/track', // the share page
     '/lyrics/999999/x/y', // its 404
+    '/artist/100/The-Fixtures', // an artist page
+    '/artist/100/The-Fixtures/edit',
+    '/artist/999999/x', // its 404
     '/t1.0/img/not-a-token', // a tracking URL, unknown token
     '/feeds/nope.jsonl.gz', // a feed download without a signature
     '/no/such/path',

@@ -1,7 +1,7 @@
 /** The subtitle parameters and rendering shared by track.subtitle.get and matcher.subtitle.get. */
 import { z } from 'zod';
 import type { ApiContext } from '../method.js';
-import type { TrackRecord } from '../../catalog/records.js';
+import type { SubtitleRecord, TrackRecord } from '../../catalog/records.js';
 import { contentOf } from '../lookup.js';
 import { presentSubtitle } from '../present/content.js';
 import { forbidden } from '../../errors.js';
@@ -26,11 +26,16 @@ export function checkSubtitlePlan(ctx: ApiContext): void {
   if (ctx.key.plan === 'free') throw forbidden('Forbidden: subtitles need the basic or enterprise plan');
 }
 
-/** The `subtitle` body of a track in the requested format, after the length filter. */
-export function renderSubtitle(ctx: ApiContext, track: TrackRecord, p: SubtitleOptions): Record<string, unknown> {
+/** A track's subtitle record, after the length filter (404 without one; header.instrumental set either way). */
+export function subtitleOf(ctx: ApiContext, track: TrackRecord, p: SubtitleOptions): SubtitleRecord {
   ctx.header.instrumental = track.instrumental;
   const subtitle = contentOf(ctx.catalog, track, 'subtitles');
   checkLength('subtitle', subtitle.subtitle_length, p.f_subtitle_length, p.f_subtitle_length_max_deviation);
+  return subtitle;
+}
+
+/** The `subtitle` body of a track in the requested format, after the length filter. */
+export function renderSubtitle(ctx: ApiContext, track: TrackRecord, p: SubtitleOptions, subtitle = subtitleOf(ctx, track, p)): Record<string, unknown> {
   return presentSubtitle(ctx, track, subtitle, formatSubtitle(subtitle.subtitle_body, p.subtitle_format, subtitle.subtitle_language, subtitle.subtitle_length));
 }
 

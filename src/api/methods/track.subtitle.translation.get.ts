@@ -5,10 +5,10 @@
  */
 import { z } from 'zod';
 import { defineMethod } from '../method.js';
-import { contentOf, trackIdParams } from '../lookup.js';
+import { trackIdParams } from '../lookup.js';
 import { presentSubtitleTranslation } from '../present/content.js';
 import { Subtitle, SubtitleTranslated } from '../resources.js';
-import { checkSubtitlePlan, formatSubtitle, renderSubtitle, subtitleParams } from './subtitle.js';
+import { checkSubtitlePlan, formatSubtitle, renderSubtitle, subtitleOf, subtitleParams } from './subtitle.js';
 import { findTranslatedTrack, translationOf, translationParams } from './translation.js';
 
 export default defineMethod({
@@ -22,10 +22,9 @@ export default defineMethod({
   handle(ctx, p) {
     checkSubtitlePlan(ctx);
     const track = findTranslatedTrack(ctx.catalog, p, 'subtitles');
-    const subtitle = renderSubtitle(ctx, track, p);
-    const original = contentOf(ctx.catalog, track, 'subtitles');
+    const original = subtitleOf(ctx, track, p);
     const x = translationOf(ctx.catalog, track, p, 'subtitle_perc');
     const body = x ? formatSubtitle(x.subtitle_body, p.subtitle_format, x.language, original.subtitle_length) : '';
-    return { subtitle: { ...subtitle, subtitle_translated: presentSubtitleTranslation(ctx, track, original, x, body) } };
+    return { subtitle: { ...renderSubtitle(ctx, track, p, original), subtitle_translated: presentSubtitleTranslation(ctx, track, original, x, body) } };
   },
 });
