@@ -47,6 +47,24 @@ const PROSE =
   'The quarterly report was delayed because the accounting office moved to the new building on the other side of the river, ' +
   'and the printers there still need drivers. The committee agreed to meet again next Tuesday to approve the revised budget.';
 
+/**
+ * The first `count` lines of `min`–`max` words, one per long corpus text, that no other text of the
+ * test catalog holds (and that pass `also`), with their track.
+ */
+function uniqueLines(count: number, min: number, max: number, also: (line: string) => boolean = () => true): { line: string; track: number }[] {
+  const bodies = TEXTS.map((r) => r.lyrics?.lyrics_body.toLowerCase() ?? '');
+  const out: { line: string; track: number }[] = [];
+  for (const track of LONG) {
+    const line = track.lyrics.lyrics_body.split('\n').find((l) => {
+      const words = l.trim().split(/\s+/).length;
+      return words >= min && words <= max && also(l) && bodies.filter((b) => b.includes(l.toLowerCase())).length === 1;
+    });
+    if (line) out.push({ line, track: track.track_id });
+    if (out.length === count) break;
+  }
+  return out;
+}
+
 let api: TestServer;
 
 async function screen(text: unknown, params: Record<string, string | number> = {}, key = api.keys.enterprise, body?: string) {
@@ -77,21 +95,14 @@ t.test('an exact excerpt finds its track first, at about 100', async (t) => {
 });
 
 t.test('a one-line quote: unique to a song, it finds that song first; shared, it lists every song quoting it, most popular first', async (t) => {
-  const bodies = TEXTS.map((r) => r.lyrics?.lyrics_body.toLowerCase() ?? '');
-  let checked = 0;
-  for (const track of LONG) {
-    const line = track.lyrics.lyrics_body.split('\n').find((l) => {
-      const words = l.trim().split(/\s+/).length;
-      return words >= 4 && words <= 9 && bodies.filter((b) => b.includes(l.toLowerCase())).length === 1;
-    });
-    if (!line) continue;
+  const lines = uniqueLines(20, 4, 9);
+  t.equal(lines.length, 20, 'twenty unique lines checked');
+  for (const { line, track } of lines) {
     const { status, json } = await screen(line);
     t.equal(status, 200, line);
-    t.equal(json.message.body.track_list[0]?.track.track_id, track.track_id, `"${line}" finds track ${track.track_id} first`);
+    t.equal(json.message.body.track_list[0]?.track.track_id, track, `"${line}" finds track ${track} first`);
     t.ok(json.message.body.track_list[0]?.similarity > 95, `"${line}": unique to its song, about 100`);
-    if (++checked === 20) break;
   }
-  t.equal(checked, 20, 'twenty unique lines checked');
 
   const shared = await screen(SHARED_LINE);
   const ids = shared.json.message.body.track_list.map((m: { track: { track_id: number } }) => m.track.track_id);
@@ -110,21 +121,16 @@ t.test('a one-line quote: unique to a song, it finds that song first; shared, it
 });
 
 t.test('a line too short to make index keys is found by its words', async (t) => {
-  const bodies = TEXTS.map((r) => r.lyrics?.lyrics_body.toLowerCase() ?? '');
-  let checked = 0;
-  for (const track of LONG) {
-    const line = track.lyrics.lyrics_body.split('\n').find((l) => {
-      const words = l.trim().split(/\s+/).length;
-      const normal = normalizeText(l);
-      return words >= 3 && words <= 5 && indexKeys(normal, new Uint32Array(normal.length + 8), 24).length < 2 &&
-        bodies.filter((b) => b.includes(l.toLowerCase())).length === 1;
-    });
-    if (!line) continue;
+  const fewKeys = (l: string) => {
+    const normal = normalizeText(l);
+    return indexKeys(normal, new Uint32Array(normal.length + 8), 24).length < 2;
+  };
+  const lines = uniqueLines(10, 3, 5, fewKeys);
+  t.equal(lines.length, 10, 'ten such lines checked');
+  for (const { line, track } of lines) {
     const { json } = await screen(line);
-    t.equal(json.message.body.track_list[0]?.track.track_id, track.track_id, `"${line}" (under two keys) finds track ${track.track_id} first`);
-    if (++checked === 10) break;
+    t.equal(json.message.body.track_list[0]?.track.track_id, track, `"${line}" (under two keys) finds track ${track} first`);
   }
-  t.equal(checked, 10, 'ten such lines checked');
 });
 
 t.test('a stock line forty songs share: the most popular of all of them first, each at a fortieth at most', async (t) => {
