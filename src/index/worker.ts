@@ -9,15 +9,9 @@ import { workerData } from 'piscina';
 import { Catalog } from '../catalog/store.js';
 import { indexOf } from './layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
-import { FingerprintSearcher } from './fingerprint.js';
-import { TextSearcher } from './text-search.js';
+import { makeEngines, type Engines } from './engines.js';
 import { normalizeText } from './normalize.js';
 import { DeadlineError } from './deadline.js';
-
-interface Engines {
-  fingerprint: FingerprintSearcher;
-  text: TextSearcher;
-}
 
 const { dataDir } = workerData as PoolWorkerData;
 let catalog: Catalog | undefined;
@@ -38,49 +32,11 @@ function normalizedLyrics(trackId: number): string | undefined {
   return text;
 }
 
-/** The tracks of a recording, most popular first (the indexed one when the group is gone). */
-function versionsOf(commontrack: number, indexed: number): number[] {
-  const tracks = catalog!.idsOf('commontrack', commontrack).map((id) => catalog!.getTrack(id)).filter((t) => t !== undefined);
-  if (tracks.length === 0) return catalog!.getTrack(indexed) ? [indexed] : [];
-  tracks.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
-  return tracks.map((t) => t.track_id);
-}
-
-/** A recording's popularity: the rating of its most popular track. */
-function popularityOf(commontrack: number, indexed: number): number {
-  const first = versionsOf(commontrack, indexed)[0];
-  return first === undefined ? 0 : (catalog!.getTrack(first)?.track_rating ?? 0);
-}
-
-/**
- * A short line's words are looked up only when one of them is in at most this many lyrics: the
- * look-up then costs little (measured: up to 100 ms at 1M tracks for a line of common words, whose
- * matches are in the hundreds of thousands), and a line of common words held by thousands of songs
- * names none of them anyway.
- */
-const WORD_LOOKUP_MAX = 5000;
-
-/** Tracks whose lyrics hold every word of a text, one per recording, most popular first (the fingerprint's candidates for a short line). */
-function lyricsHolding(text: TextSearcher) {
-  return (words: string, limit: number, deadline: number): { track: number; commontrack: number }[] => {
-    const rarest = text.rarestLyricsWord(words);
-    if (rarest === 0 || rarest > WORD_LOOKUP_MAX) return [];
-    return text
-      .tracks({ words: { q_lyrics: words }, hasLyrics: true, groupCommontrack: true, sortTrackRating: 'desc', offset: 0, limit }, deadline)
-      .ids.flatMap((id) => {
-        const t = catalog!.getTrack(id);
-        return t ? [{ track: id, commontrack: t.commontrack_id }] : [];
-      });
-  };
-}
-
 function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   let e = engines.get(envelope.generation);
   if (!e && envelope.index) {
     catalog ??= Catalog.open(dataDir);
-    const index = indexOf(envelope.index);
-    const text = new TextSearcher(index, catalog);
-    e = { text, fingerprint: new FingerprintSearcher(index, normalizedLyrics, versionsOf, popularityOf, lyricsHolding(text)) };
+    e = makeEngines(indexOf(envelope.index), catalog, normalizedLyrics);
     engines.set(envelope.generation, e);
     // Keep the newest two generations: a task of the previous one may still arrive.
     for (const id of engines.keys()) if (engines.size > 2 && id !== envelope.generation) engines.delete(id);

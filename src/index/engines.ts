@@ -1,0 +1,51 @@
+/**
+ * The engines a pool worker answers with on one index generation: the fingerprint searcher, wired to
+ * the catalog for a recording's versions and popularity and, for lines too short for its keys, to
+ * the text index's lyrics words; and the text searches. bench/fingerprint builds the same engines.
+ */
+import type { Catalog } from '../catalog/store.js';
+import type { LoadedIndex } from './layout.js';
+import { FingerprintSearcher } from './fingerprint.js';
+import { TextSearcher } from './text-search.js';
+
+export interface Engines {
+  fingerprint: FingerprintSearcher;
+  text: TextSearcher;
+}
+
+/**
+ * A short line's words are looked up only when one of them is in at most this many lyrics: the
+ * look-up then costs little (measured: up to 100 ms at 1M tracks for a line of common words, whose
+ * matches are in the hundreds of thousands), and a line of common words held by thousands of songs
+ * names none of them anyway.
+ */
+const WORD_LOOKUP_MAX = 5000;
+
+/** `lyricsOf`: a track's normalised lyrics (the worker caches them). */
+export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (trackId: number) => string | undefined): Engines {
+  /** The tracks of a recording, most popular first (the indexed one when the group is gone). */
+  const versionsOf = (commontrack: number, indexed: number): number[] => {
+    const tracks = catalog.idsOf('commontrack', commontrack).map((id) => catalog.getTrack(id)).filter((t) => t !== undefined);
+    if (tracks.length === 0) return catalog.getTrack(indexed) ? [indexed] : [];
+    tracks.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
+    return tracks.map((t) => t.track_id);
+  };
+  /** A recording's popularity: the rating of its most popular track. */
+  const popularityOf = (commontrack: number, indexed: number): number => {
+    const first = versionsOf(commontrack, indexed)[0];
+    return first === undefined ? 0 : (catalog.getTrack(first)?.track_rating ?? 0);
+  };
+  const text = new TextSearcher(index, catalog);
+  /** Tracks whose lyrics hold every word of a text, one per recording, most popular first (the fingerprint's candidates for a short line). */
+  const lyricsHolding = (words: string, limit: number, deadline: number): { track: number; commontrack: number }[] => {
+    const rarest = text.rarestLyricsWord(words);
+    if (rarest === 0 || rarest > WORD_LOOKUP_MAX) return [];
+    return text
+      .tracks({ words: { q_lyrics: words }, hasLyrics: true, groupCommontrack: true, sortTrackRating: 'desc', offset: 0, limit }, deadline)
+      .ids.flatMap((id) => {
+        const t = catalog.getTrack(id);
+        return t ? [{ track: id, commontrack: t.commontrack_id }] : [];
+      });
+  };
+  return { text, fingerprint: new FingerprintSearcher(index, lyricsOf, versionsOf, popularityOf, lyricsHolding) };
+}
