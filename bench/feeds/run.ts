@@ -26,7 +26,7 @@ import { feedDownloadRoute } from '../../src/feeds/download-route.js';
 import { FeedSigner } from '../../src/feeds/sign.js';
 import { FeedStore, type FeedMeta } from '../../src/feeds/store.js';
 import { uws, type us_listen_socket } from '../../src/http/uws.js';
-import { buildIndex } from '../../src/index/build.js';
+import { buildIndex } from '../../src/index/service/build.js';
 import { createLogger } from '../../src/log.js';
 import { machine } from '../lib/measure.js';
 

@@ -13,9 +13,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Catalog, everyId } from '../../src/catalog/store.js';
-import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/layout.js';
-import { makeEngines } from '../../src/index/engines.js';
-import { normalizeText } from '../../src/index/normalize.js';
+import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/store/layout.js';
+import { makeEngines } from '../../src/index/service/engines.js';
+import { normalizeText } from '../../src/index/kernel/normalize.js';
 import { machine, wrkVersion } from '../lib/measure.js';
 import { benchKey, benchOptions, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult } from '../lib/index-bench.js';
 

@@ -16,9 +16,9 @@
  */
 import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
-import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/layout.js';
-import { TextSearcher, type MatchQuery, type TrackQuery } from '../../src/index/text-search.js';
-import { normalizeText, wordsOf } from '../../src/index/normalize.js';
+import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/store/layout.js';
+import { TextSearcher, type MatchQuery, type TrackQuery } from '../../src/index/text/search.js';
+import { normalizeText, wordsOf } from '../../src/index/kernel/normalize.js';
 import { machine, wrkVersion } from '../lib/measure.js';
 import { benchKey, benchOptions, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult, type SweepRow } from '../lib/index-bench.js';
 

@@ -9,8 +9,8 @@ import type { ApiContext } from './method.js';
 import type { TrackRecord } from '../catalog/records.js';
 import { badRequest, notFound } from '../errors.js';
 import { isrcParam } from '../http/params.js';
-import type { MatchResult } from '../index/text-search.js';
-import { normalizeName } from '../index/normalize.js';
+import type { MatchResult } from '../index/text/search.js';
+import { normalizeName } from '../index/kernel/normalize.js';
 
 export const matchParams = {
   q_track: z.string().max(500).optional().describe('song title (required unless track_isrc is given)'),

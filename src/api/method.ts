@@ -8,7 +8,7 @@ import type { Plan } from '../auth/keys.js';
 import type { Principal } from '../auth/guard.js';
 import type { ApiScope } from '../oauth/scopes.js';
 import type { Links } from './links.js';
-import type { IndexService } from '../index/pool.js';
+import type { IndexService } from '../index/service/pool.js';
 import type { FeedDirectory } from '../feeds/listing.js';
 import type { ContributionLimits } from '../contributions/store.js';
 

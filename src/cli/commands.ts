@@ -17,7 +17,7 @@ import { generateCatalog, type GenerateStats } from '../generate/index.js';
 import { KeyStore, type KeyRecord } from '../auth/keys.js';
 import { UsageError } from '../config.js';
 import { progressBar } from './progress.js';
-import { buildIndex, type BuildReport } from '../index/build.js';
+import { buildIndex, type BuildReport } from '../index/service/build.js';
 import { emit } from './output.js';
 
 export async function runImport(config: CommandConfig<'import'>, files: string[]): Promise<number> {

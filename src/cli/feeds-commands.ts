@@ -12,7 +12,7 @@ import { lowerPriority } from '../util/priority.js';
 import { pruneFeeds } from '../feeds/prune.js';
 import { buildLockFile, FeedStore, type FeedMeta } from '../feeds/store.js';
 import { syncOnce, type AppliedFeed, type SyncReport } from '../feeds/sync.js';
-import { buildIndex } from '../index/build.js';
+import { buildIndex } from '../index/service/build.js';
 import { RefrainError } from '../errors.js';
 import { emit } from './output.js';
 

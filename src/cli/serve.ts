@@ -9,7 +9,7 @@ import { Catalog } from '../catalog/store.js';
 import { KeyStore } from '../auth/keys.js';
 import { startServer } from '../http/server.js';
 import { createLogger, logDestination } from '../log.js';
-import { currentGeneration } from '../index/layout.js';
+import { currentGeneration } from '../index/store/layout.js';
 import { generateWithProgress, importSummary, importWithProgress, indexWithProgress } from './commands.js';
 
 /** Seed of the demo catalog: every fresh clone serves the same demo. */

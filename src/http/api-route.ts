@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import type { ApiContext, ApiMethod, MethodOptions } from '../api/method.js';
 import type { Catalog } from '../catalog/store.js';
-import type { IndexService } from '../index/pool.js';
+import type { IndexService } from '../index/service/pool.js';
 import { requireScope, type Guard, type Principal } from '../auth/guard.js';
 import type { Usage } from '../auth/usage.js';
 import type { Links } from '../api/links.js';

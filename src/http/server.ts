@@ -11,7 +11,7 @@ import type { ServeConfig } from '../config.js';
 import type { ApiMethod } from '../api/method.js';
 import { availableParallelism } from 'node:os';
 import { Catalog } from '../catalog/store.js';
-import { IndexService } from '../index/pool.js';
+import { IndexService } from '../index/service/pool.js';
 import { KeyStore } from '../auth/keys.js';
 import { Guard } from '../auth/guard.js';
 import { Usage } from '../auth/usage.js';

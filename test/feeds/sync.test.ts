@@ -19,7 +19,7 @@ import { Catalog } from '../../src/catalog/store.js';
 import type { Primary } from '../../src/feeds/fetch.js';
 import { readState, syncOnce } from '../../src/feeds/sync.js';
 import { feedsDir } from '../../src/feeds/store.js';
-import { buildIndex } from '../../src/index/build.js';
+import { buildIndex } from '../../src/index/service/build.js';
 
 /** A pass-through proxy in front of the primary that can cut chosen downloads short. */
 async function proxy(t: Test, target: () => number) {

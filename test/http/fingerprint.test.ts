@@ -3,8 +3,8 @@
  * fortunes corpus) plus the fixture catalog: matches, ranking, versions, and every error case.
  */
 import t from 'tap';
-import { normalizeText } from '../../src/index/normalize.js';
-import { indexKeys } from '../../src/index/grams.js';
+import { normalizeText } from '../../src/index/kernel/normalize.js';
+import { indexKeys } from '../../src/index/kernel/grams.js';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';

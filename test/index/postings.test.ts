@@ -2,9 +2,9 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PostingsBuilder, PostingsView, U32List } from '../../src/index/postings.js';
-import { intersect, weightAt } from '../../src/index/posting-ops.js';
-import { INDEX_FORMAT, loadGenerationAsync, type Manifest } from '../../src/index/layout.js';
+import { PostingsBuilder, PostingsView, U32List } from '../../src/index/store/postings.js';
+import { intersect, weightAt } from '../../src/index/kernel/posting-ops.js';
+import { INDEX_FORMAT, loadGenerationAsync, type Manifest } from '../../src/index/store/layout.js';
 import { tempDir } from '../helpers/tmp.js';
 
 async function roundTrip(t: Test, docs: number[][], keySpace: number, maxBytes?: number) {

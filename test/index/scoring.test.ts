@@ -1,11 +1,11 @@
 /** Fingerprint features, verification and ranking helpers. */
 import t from 'tap';
-import { bucketBitsFor, bucketOf, gramHashes, GRAM, isSampled, indexKeys, SAMPLE, unspacedAt } from '../../src/index/grams.js';
-import { QueryGrams } from '../../src/index/coverage.js';
-import { normalizeText } from '../../src/index/normalize.js';
-import { TopK } from '../../src/index/topk.js';
-import { rank, refine, shareEvidence, TIE_WINDOW, type Candidate, type FingerprintHit } from '../../src/index/fingerprint.js';
-import { artistCore, looseSimilarity, nameSimilarity, titleCore } from '../../src/index/names.js';
+import { bucketBitsFor, bucketOf, gramHashes, GRAM, isSampled, indexKeys, SAMPLE, unspacedAt } from '../../src/index/kernel/grams.js';
+import { QueryGrams } from '../../src/index/kernel/coverage.js';
+import { normalizeText } from '../../src/index/kernel/normalize.js';
+import { TopK } from '../../src/index/kernel/topk.js';
+import { rank, refine, shareEvidence, TIE_WINDOW, type Candidate, type FingerprintHit } from '../../src/index/fingerprint/search.js';
+import { artistCore, looseSimilarity, nameSimilarity, titleCore } from '../../src/index/text/names.js';
 
 const LYRIC = normalizeText(`Somewhere between the desert and the sea
 I lost the letters that you wrote to me

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { startTestServer } from '../helpers/server.js';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { currentGeneration } from '../../src/index/layout.js';
+import { currentGeneration } from '../../src/index/store/layout.js';
 import { writeJsonl } from '../helpers/tmp.js';
 import { parseCommand } from '../../src/config.js';
 import { startServer } from '../../src/http/server.js';

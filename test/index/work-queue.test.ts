@@ -1,11 +1,11 @@
 /**
- * The index pool's queue (src/index/work-queue.ts, issue 11, item 7): a task whose deadline passes
+ * The index pool's queue (src/index/service/work-queue.ts, issue 11, item 7): a task whose deadline passes
  * while it waits is answered 503 then and never run; one that can no longer finish in time is
  * dropped when dequeued; admission refuses by count, by estimated cost and by estimated wait, each
  * with a 503, a hint and Retry-After.
  */
 import t from 'tap';
-import { WorkQueue } from '../../src/index/work-queue.js';
+import { WorkQueue } from '../../src/index/service/work-queue.js';
 import { RefrainError } from '../../src/errors.js';
 
 /** A task that runs until released. */

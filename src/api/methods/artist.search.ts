@@ -9,7 +9,7 @@ import { presentArtist } from '../present/artist.js';
 import { Artist } from '../resources.js';
 import { badRequest } from '../../errors.js';
 import { idParam, pageParams } from '../../http/params.js';
-import { normalizeName } from '../../index/normalize.js';
+import { normalizeName } from '../../index/kernel/normalize.js';
 import type { ArtistRecord } from '../../catalog/records.js';
 import { MAX_RESULT_WINDOW } from './track.search.js';
 

@@ -9,9 +9,9 @@ import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
 import { badRequest } from '../../errors.js';
 import { boolParam, idParam, pageParams, sortParam, yyyymmddParam } from '../../http/params.js';
-import { normalizeText } from '../../index/normalize.js';
-import { packLanguage } from '../../index/terms.js';
-import type { TrackQuery, WordParam } from '../../index/text-search.js';
+import { normalizeText } from '../../index/kernel/normalize.js';
+import { packLanguage } from '../../index/text/terms.js';
+import type { TrackQuery, WordParam } from '../../index/text/search.js';
 import type { TrackRecord } from '../../catalog/records.js';
 
 /** Deepest result reachable by paging (page × page_size). */

@@ -2,9 +2,9 @@
  * What the index service (pool.ts) and its workers (worker.ts) exchange: the tasks, their envelope
  * and the answers. Kept apart from worker.ts, whose module state only a worker thread may load.
  */
-import type { IndexHandle } from './layout.js';
-import type { FingerprintHit } from './fingerprint.js';
-import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from './text-search.js';
+import type { IndexHandle } from '../store/layout.js';
+import type { FingerprintHit } from '../fingerprint/search.js';
+import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
 
 export type Task =
   | { op: 'warm' }

@@ -12,7 +12,7 @@
  * Run times are estimated per kind of task as milliseconds per unit of cost (an exponential moving
  * average of what finished tasks took), so the estimates follow the machine and the catalog.
  */
-import { RefrainError } from '../errors.js';
+import { RefrainError } from '../../errors.js';
 
 export interface WorkQueueOptions {
   /** Tasks run at once (the pool's workers). */

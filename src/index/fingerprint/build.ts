@@ -2,11 +2,11 @@
  * Build side of the fingerprint index: one document per recording (commontrack) with lyrics, whose
  * sampled gram buckets go into the posting lists (docs/index.md), numbered from the most popular.
  */
-import type { Catalog } from '../catalog/store.js';
-import { bucketBitsFor, GRAM, SAMPLE, indexKeys } from './grams.js';
-import { PostingsBuilder, U32List } from './postings.js';
-import { writeSegment, type SegmentEntry } from './layout.js';
-import { normalizeText } from './normalize.js';
+import type { Catalog } from '../../catalog/store.js';
+import { bucketBitsFor, GRAM, SAMPLE, indexKeys } from '../kernel/grams.js';
+import { PostingsBuilder, U32List } from '../store/postings.js';
+import { writeSegment, type SegmentEntry } from '../store/layout.js';
+import { normalizeText } from '../kernel/normalize.js';
 
 export class FingerprintBuilder {
   private readonly postings = new PostingsBuilder();

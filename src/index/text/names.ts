@@ -3,7 +3,7 @@
  * decorations ("(Remastered 2011)", "[Live]", "- Live", "(feat. X)") and featured artists are
  * dropped, so "Empty Love - Live" and "Empty Love (Remastered 2011)" meet "Empty Love".
  */
-import { normalizeName } from './normalize.js';
+import { normalizeName } from '../kernel/normalize.js';
 
 const BRACKETS = /\s*[([{][^)\]}]*[)\]}]/g;
 const DASH_SUFFIX = /\s+[-–—]\s+.*$/;

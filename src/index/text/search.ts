@@ -2,10 +2,10 @@
  * The text searches a pool worker runs on one generation: track.search (track-search.ts),
  * artist.search (artist-search.ts) and the matcher (matcher.ts), over one TextIndex.
  */
-import type { Catalog } from '../catalog/store.js';
-import type { LoadedIndex } from './layout.js';
+import type { Catalog } from '../../catalog/store.js';
+import type { LoadedIndex } from '../store/layout.js';
 import { TextIndex } from './text-index.js';
-import { VoteBoard } from './posting-ops.js';
+import { VoteBoard } from '../kernel/posting-ops.js';
 import { rarestLyricsWord, searchTracks, type SearchResult, type TrackQuery } from './track-search.js';
 import { searchArtists, type ArtistQuery } from './artist-search.js';
 import { Matcher, type MatchQuery, type MatchResult } from './matcher.js';

@@ -4,8 +4,8 @@
  * while the building thread does the text part. Its answer is a FingerprintPart.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { Catalog } from '../catalog/store.js';
-import { buildFingerprintPart, type FingerprintPartJob } from './fingerprint-build.js';
+import { Catalog } from '../../catalog/store.js';
+import { buildFingerprintPart, type FingerprintPartJob } from './build.js';
 
 const job = workerData as FingerprintPartJob;
 const catalog = Catalog.open(job.dataDir);

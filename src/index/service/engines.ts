@@ -3,10 +3,10 @@
  * the catalog for a recording's versions and popularity and, for lines too short for its keys, to
  * the text index's lyrics words; and the text searches. bench/fingerprint builds the same engines.
  */
-import type { Catalog } from '../catalog/store.js';
-import type { LoadedIndex } from './layout.js';
-import { FingerprintSearcher } from './fingerprint.js';
-import { TextSearcher } from './text-search.js';
+import type { Catalog } from '../../catalog/store.js';
+import type { LoadedIndex } from '../store/layout.js';
+import { FingerprintSearcher } from '../fingerprint/search.js';
+import { TextSearcher } from '../text/search.js';
 
 export interface Engines {
   fingerprint: FingerprintSearcher;

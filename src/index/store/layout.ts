@@ -13,7 +13,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { processAlive } from '../util/lock-file.js';
+import { processAlive } from '../../util/lock-file.js';
 
 /** Version of the segment layout; a generation written with another one is rebuilt, not read. */
 export const INDEX_FORMAT = 3;
@@ -199,7 +199,7 @@ export function publishGeneration(dataDir: string, tmp: string, manifest: Manife
 /**
  * Removes every unfinished generation (`<n>.tmp`, left by a build that was killed or failed) and a
  * stray `CURRENT.tmp`; returns the names removed. Only for a caller holding the build lock
- * (`index/build.lock`, src/index/build.ts): then no build, in this process or another, is writing
+ * (`index/build.lock`, src/index/service/build.ts): then no build, in this process or another, is writing
  * one of them.
  */
 export function removeUnfinishedGenerations(dataDir: string): string[] {

@@ -1,4 +1,4 @@
-/** Worker thread that builds an index generation for a running server (pool.ts). */
+/** Worker thread that builds an index generation for a running server (service/pool.ts). */
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildIndex } from './build.js';
 

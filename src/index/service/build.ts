@@ -1,7 +1,7 @@
 /**
  * `refrain index` (and the server's background rebuilds): the fingerprint part and the text part
  * are built at once, each by one pass over the catalog on its own thread, then written as a new
- * generation and published (src/index/layout.ts).
+ * generation and published (src/index/store/layout.ts).
  * One builder at a time per data directory, by a lock file; a build is skipped when the current
  * generation already covers the catalog's latest change.
  *
@@ -13,12 +13,12 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { lock, tryLock } from '../util/lock-file.js';
-import { oneShotWorker, siblingModule } from '../util/one-shot-worker.js';
-import { Catalog, everyId } from '../catalog/store.js';
-import type { FingerprintPart, FingerprintPartJob } from './fingerprint-build.js';
-import { TextBuilder } from './text-build.js';
-import { currentGeneration, indexRoot, INDEX_FORMAT, newGenerationDir, publishGeneration, readManifest, removeUnfinishedGenerations, type Manifest } from './layout.js';
+import { lock, tryLock } from '../../util/lock-file.js';
+import { oneShotWorker, siblingModule } from '../../util/one-shot-worker.js';
+import { Catalog, everyId } from '../../catalog/store.js';
+import type { FingerprintPart, FingerprintPartJob } from '../fingerprint/build.js';
+import { TextBuilder } from '../text/build.js';
+import { currentGeneration, indexRoot, INDEX_FORMAT, newGenerationDir, publishGeneration, readManifest, removeUnfinishedGenerations, type Manifest } from '../store/layout.js';
 
 export interface BuildReport {
   /** False when the current generation was already up to date. */
@@ -79,7 +79,7 @@ export async function buildIndex(dataDir: string, options: BuildOptions = {}): P
   }
 }
 
-const FINGERPRINT_WORKER = siblingModule(import.meta.url, 'fingerprint-build-worker');
+const FINGERPRINT_WORKER = siblingModule(import.meta.url, '../fingerprint/build-worker');
 
 /**
  * The two parts are built at once on two threads: the fingerprint part (lyrics keys) by a worker,

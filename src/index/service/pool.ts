@@ -8,16 +8,16 @@
 import { EventEmitter } from 'node:events';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
-import type { Catalog } from '../catalog/store.js';
-import { RefrainError } from '../errors.js';
+import type { Catalog } from '../../catalog/store.js';
+import { RefrainError } from '../../errors.js';
 import { buildIndex, isCurrent, removeStaleGenerations } from './build.js';
-import { oneShotWorker, siblingModule } from '../util/one-shot-worker.js';
-import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from './layout.js';
+import { oneShotWorker, siblingModule } from '../../util/one-shot-worker.js';
+import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from '../store/layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
-import type { FingerprintHit } from './fingerprint.js';
-import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from './text-search.js';
-import { TextIndex } from './text-index.js';
-import { preciseMatch } from './matcher.js';
+import type { FingerprintHit } from '../fingerprint/search.js';
+import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
+import { TextIndex } from '../text/text-index.js';
+import { preciseMatch } from '../text/matcher.js';
 import { WorkQueue } from './work-queue.js';
 
 export interface IndexServiceOptions {

@@ -10,7 +10,7 @@ import { GRAM, gramHashes, unspacedAt } from './grams.js';
 
 /** Grams in a run that counts on its own… */
 export const STRONG_RUN = 6;
-/** …or in a script written without spaces (grams.ts `unspacedAt`), where 6 characters say as much as a few words. */
+/** …or in a script written without spaces (kernel/grams.ts `unspacedAt`), where 6 characters say as much as a few words. */
 export const STRONG_UNSPACED_RUN = 2;
 /** Grams in a run that counts when anchored by a neighbour. */
 export const MIN_RUN = 2;

@@ -3,11 +3,11 @@
  * name variants (name, aliases, translations), exact names first; when no artist has every word,
  * names sharing at least half of the query's trigrams (misspellings).
  */
-import { normalizeName, wordsOf } from './normalize.js';
+import { normalizeName, wordsOf } from '../kernel/normalize.js';
 import { trigramsOf } from './names.js';
 import { FIELD } from './terms.js';
-import { TopK } from './topk.js';
-import { contains, intersect, weightAt, type VoteBoard } from './posting-ops.js';
+import { TopK } from '../kernel/topk.js';
+import { contains, intersect, weightAt, type VoteBoard } from '../kernel/posting-ops.js';
 import type { TextIndex } from './text-index.js';
 import type { SearchResult } from './track-search.js';
 

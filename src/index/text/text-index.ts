@@ -3,9 +3,9 @@
  * over tracks and over artists, and the per-track and per-artist columns, all views of one loaded
  * generation's shared buffers.
  */
-import { column, type LoadedIndex } from './layout.js';
+import { column, type LoadedIndex } from '../store/layout.js';
 import { DictionaryView } from './dictionary.js';
-import { PostingsView } from './postings.js';
+import { PostingsView } from '../store/postings.js';
 import { term } from './terms.js';
 
 const EMPTY = new Uint32Array(0);

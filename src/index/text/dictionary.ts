@@ -3,7 +3,7 @@
  * term ids. Stored as an open-addressing table of two independent 32-bit hashes per term (a false
  * hit needs both to collide: about one in 2^64), so no string is kept in the index.
  */
-import { column, writeSegment, type LoadedIndex, type SegmentEntry } from './layout.js';
+import { column, writeSegment, type LoadedIndex, type SegmentEntry } from '../store/layout.js';
 import { term } from './terms.js';
 
 /** FNV-1a and a multiply-xorshift hash of the same UTF-16 string. */

@@ -3,11 +3,11 @@
  * matches any of the parameter's fields; all clauses must match; filters and sorts read the
  * per-track columns; relevance is the field-weighted idf of the matched words.
  */
-import { normalizeName, normalizeText, wordsOf } from './normalize.js';
+import { normalizeName, normalizeText, wordsOf } from '../kernel/normalize.js';
 import { FIELD, FLAG } from './terms.js';
-import { TopK } from './topk.js';
-import { DeadlineError } from './deadline.js';
-import { intersect, union, weightAt, type Clause } from './posting-ops.js';
+import { TopK } from '../kernel/topk.js';
+import { DeadlineError } from '../kernel/deadline.js';
+import { intersect, union, weightAt, type Clause } from '../kernel/posting-ops.js';
 import type { TextIndex } from './text-index.js';
 
 export type WordParam = 'q' | 'q_track' | 'q_artist' | 'q_lyrics' | 'q_track_artist' | 'q_writer';

@@ -3,16 +3,16 @@
  * per field over tracks, title trigrams, precise title+artist keys, per-track columns for filters
  * and sorts, and name postings over artists (docs/index.md).
  */
-import { everyId, type Catalog } from '../catalog/store.js';
-import type { ArtistRecord, LyricsRecord, TrackRecord } from '../catalog/records.js';
+import { everyId, type Catalog } from '../../catalog/store.js';
+import type { ArtistRecord, LyricsRecord, TrackRecord } from '../../catalog/records.js';
 import { DictionaryBuilder } from './dictionary.js';
-import { PostingsBuilder, U32List } from './postings.js';
-import { writeSegment, type SegmentEntry } from './layout.js';
-import { normalizeName, normalizeText, wordsOf } from './normalize.js';
+import { PostingsBuilder, U32List } from '../store/postings.js';
+import { writeSegment, type SegmentEntry } from '../store/layout.js';
+import { normalizeName, normalizeText, wordsOf } from '../kernel/normalize.js';
 import { artistCore, titleCore, trigramsOf } from './names.js';
 import { FIELD, FLAG, packDate, packLanguage, pairKey } from './terms.js';
-import { worksOf, type WorkStore } from '../works/store.js';
-import { writerNames } from '../works/credits.js';
+import { worksOf, type WorkStore } from '../../works/store.js';
+import { writerNames } from '../../works/credits.js';
 
 interface ArtistTerms {
   rating: number;

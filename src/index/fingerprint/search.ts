@@ -1,7 +1,7 @@
 /**
  * Fingerprint search (docs/fingerprint.md), run inside a pool worker:
  *
- * 1. Candidates: the query's keys (pairs of sampled grams, grams.ts) vote for the lyrics holding
+ * 1. Candidates: the query's keys (pairs of sampled grams, kernel/grams.ts) vote for the lyrics holding
  *    them, each vote weighted by the key's rarity (idf). Keys are read rarest first within
  *    postings budgets that grow with the query, so the clichés thousands of songs share cost
  *    nothing once rarer evidence is in: a base budget always, a larger one while no lyric leads
@@ -12,21 +12,21 @@
  *    made only of lines thousands of songs share (noise broke its rarer keys) is told apart by
  *    which song holds all of them. The candidates verified are the best after that and the best
  *    before it (the unread keys of prose around an embedded excerpt must not push the excerpt out).
- * 2. Verification: the best candidates are compared gram by gram with the query (coverage.ts);
+ * 2. Verification: the best candidates are compared gram by gram with the query (kernel/coverage.ts);
  *    `similarity` is the share of the query's characters the lyric accounts for, 0–100. It stops
  *    at candidates with far fewer votes than a verified match. Answers are ranked by similarity,
  *    except that those within TIE_WINDOW points (TIE_CHARS characters) of the best are ranked by characters covered plus longest passage:
  *    such similarities are equal evidence, and one long passage in common marks the source better
  *    than many short ones (a song sharing stock lines, or prose words around an excerpt).
  */
-import { GRAM, indexKeys } from './grams.js';
-import { QueryGrams } from './coverage.js';
-import { column, type LoadedIndex } from './layout.js';
-import { normalizeText } from './normalize.js';
-import { PostingsView } from './postings.js';
-import { lowerBound } from './posting-ops.js';
-import { DeadlineError } from './deadline.js';
-import { TopK } from './topk.js';
+import { GRAM, indexKeys } from '../kernel/grams.js';
+import { QueryGrams } from '../kernel/coverage.js';
+import { column, type LoadedIndex } from '../store/layout.js';
+import { normalizeText } from '../kernel/normalize.js';
+import { PostingsView } from '../store/postings.js';
+import { lowerBound } from '../kernel/posting-ops.js';
+import { DeadlineError } from '../kernel/deadline.js';
+import { TopK } from '../kernel/topk.js';
 
 /**
  * Postings read per query, the rarest keys first: at least this many (or BASE_PER_KEY per key of

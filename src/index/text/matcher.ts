@@ -3,13 +3,13 @@
  * fuzzy (the named artist's title-similar tracks, else title trigrams and artist words vote), and
  * alias (the same against the artist's aliases and name translations).
  */
-import type { Catalog } from '../catalog/store.js';
-import type { TrackRecord } from '../catalog/records.js';
-import { normalizeName, wordsOf } from './normalize.js';
+import type { Catalog } from '../../catalog/store.js';
+import type { TrackRecord } from '../../catalog/records.js';
+import { normalizeName, wordsOf } from '../kernel/normalize.js';
 import { artistCore, looseSimilarity, titleCore, trigramsOf } from './names.js';
 import { FIELD, pairKey } from './terms.js';
-import { DeadlineError } from './deadline.js';
-import { intersect, VoteBoard } from './posting-ops.js';
+import { DeadlineError } from '../kernel/deadline.js';
+import { intersect, VoteBoard } from '../kernel/posting-ops.js';
 import type { TextIndex } from './text-index.js';
 
 export interface MatchQuery {
@@ -137,7 +137,7 @@ const PRECISE_OUTSIDE_POOL = 256;
 
 /**
  * The precise stage alone: two dictionary look-ups and a few track records, far cheaper than a
- * hand-off to a pool worker, so the server runs it where the request arrives (pool.ts) and sends
+ * hand-off to a pool worker, so the server runs it where the request arrives (service/pool.ts) and sends
  * only the queries it leaves unmatched to the pool. 'unsure' when the title and artist name more
  * tracks than it reads outside the pool: the pool then runs every stage.
  */

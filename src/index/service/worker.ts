@@ -6,12 +6,12 @@
  * (docs/design.md §10: a worker parked in Atomics.wait would otherwise keep an old snapshot).
  */
 import { workerData } from 'piscina';
-import { Catalog } from '../catalog/store.js';
-import { indexOf } from './layout.js';
+import { Catalog } from '../../catalog/store.js';
+import { indexOf } from '../store/layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
 import { makeEngines, type Engines } from './engines.js';
-import { normalizeText } from './normalize.js';
-import { DeadlineError } from './deadline.js';
+import { normalizeText } from '../kernel/normalize.js';
+import { DeadlineError } from '../kernel/deadline.js';
 
 const { dataDir } = workerData as PoolWorkerData;
 let catalog: Catalog | undefined;
