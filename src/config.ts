@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { GRANT_TYPES } from './oauth/clients.js';
 import { SCOPES } from './oauth/scopes.js';
+import { RefrainError } from './errors.js';
 
 /** How an option is read: its flag is `--kebab-case` of the key; `env` names an environment variable. */
 interface OptionMeta {
@@ -403,7 +404,6 @@ function metaOf(schema: z.ZodType): OptionMeta {
 }
 
 /** A problem with the command line, shown with the command's usage. */
-export class UsageError extends Error {}
 
 /**
  * Parse `argv` (after the command words) for a command: flags win over environment variables,
@@ -431,11 +431,11 @@ export function parseCommand<C extends CommandName>(
     const eq = arg.indexOf('=');
     const name = camel(arg.slice(2, eq === -1 ? undefined : eq));
     const field = shape[name];
-    if (!field) throw new UsageError(`unknown option ${arg.split('=')[0]} for "${command}"`);
+    if (!field) throw new RefrainError('usage', `unknown option ${arg.split('=')[0]} for "${command}"`);
     if (eq !== -1) raw[name] = arg.slice(eq + 1);
     else if (isBoolean(field) && (argv[i + 1] === undefined || argv[i + 1].startsWith('--') || !isBoolWord(argv[i + 1])))
       raw[name] = 'true';
-    else if (argv[i + 1] === undefined) throw new UsageError(`option --${kebab(name)} needs a value`);
+    else if (argv[i + 1] === undefined) throw new RefrainError('usage', `option --${kebab(name)} needs a value`);
     else raw[name] = argv[++i];
   }
   for (const [name, field] of Object.entries(shape)) {
@@ -448,7 +448,7 @@ export function parseCommand<C extends CommandName>(
     const key = String(issue.path[0] ?? '');
     const envName = key && shape[key] ? metaOf(shape[key]).env : undefined;
     const where = key ? `--${kebab(key)}${envName ? ` (or ${envName})` : ''}` : 'options';
-    throw new UsageError(`${where}: ${issue.message}`);
+    throw new RefrainError('usage', `${where}: ${issue.message}`);
   }
   // `explicit`: the options the operator set (flag or environment), as opposed to defaults.
   return { config: parsed.data as CommandConfig<C>, positionals, explicit: new Set(Object.keys(raw)) };

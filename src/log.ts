@@ -66,7 +66,7 @@ export function logDestination(output: LogOutput, stdout: NodeJS.WriteStream = p
     try {
       fd = openSync(output.file, 'a');
     } catch (e) {
-      throw new RefrainError(400, `cannot write the log file ${output.file}: ${fileProblem(e)}`);
+      throw new RefrainError('bad_request', `cannot write the log file ${output.file}: ${fileProblem(e)}`);
     }
     return pino.destination({ fd, sync: true });
   }

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { helpText, optionsMarkdown, parseCommand, UsageError } from '../src/config.js';
+import { helpText, optionsMarkdown, parseCommand } from '../src/config.js';
+import { RefrainError } from '../src/errors.js';
 
 t.test('flags win over the environment, which wins over defaults', async (t) => {
   t.equal(parseCommand('serve', [], {}).config.port, 8080);
@@ -16,7 +17,7 @@ t.test('flags win over the environment, which wins over defaults', async (t) => 
 });
 
 t.test('errors name the flag', async (t) => {
-  t.throws(() => parseCommand('serve', ['--port', '70000'], {}), new UsageError('--port (or PORT): Too big: expected number to be <=65535'));
+  t.throws(() => parseCommand('serve', ['--port', '70000'], {}), new RefrainError('usage', '--port (or PORT): Too big: expected number to be <=65535'));
   t.throws(() => parseCommand('serve', ['--colour'], {}), /unknown option --colour for "serve"/);
   t.throws(() => parseCommand('keys create', ['--plan', 'gold'], {}), /--plan: /);
   t.throws(() => parseCommand('serve', ['--port'], {}), /--port needs a value/);

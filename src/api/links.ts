@@ -11,22 +11,15 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { artistPath } from '../util/slug.js';
+import type { TrackedContent, TrackingHit } from '../auth/hits.js';
 
-export type TrackedContent = 'lyrics' | 'subtitle' | 'richsync' | 'snippet' | 'lyrics_translation' | 'subtitle_translation';
+export type { TrackedContent, TrackingHit };
 export type TrackingKind = 'js' | 'img' | 'html';
 
 const CONTENT_CODE: Record<TrackedContent, string> = {
   lyrics: 'l', subtitle: 's', richsync: 'r', snippet: 'n', lyrics_translation: 't', subtitle_translation: 'u',
 };
 const CODE_CONTENT = new Map(Object.entries(CONTENT_CODE).map(([content, code]) => [code, content as TrackedContent]));
-
-export interface TrackingHit {
-  keyId: string;
-  trackId: number;
-  content: TrackedContent;
-  /** When the token stops counting, in ms since the epoch. */
-  expires: number;
-}
 
 export interface TrackingOptions {
   /** Lifetime of a tracking token in seconds. */
@@ -46,8 +39,8 @@ export interface TrackingUrls {
 }
 
 export class Links {
-  /** Set once the server knows its port (it may listen on port 0). */
-  baseUrl: string;
+  /** Where the server is reached (its public URL, or http://localhost:PORT once it listens). */
+  readonly baseUrl: string;
 
   private readonly ttlMs: number;
   private readonly legacyExpires: number;

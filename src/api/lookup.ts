@@ -4,9 +4,9 @@
  * given the first in that order decides. None → 400; an unknown one → 404.
  */
 import type { Catalog, ContentKind, ContentRecords, IndexName } from '../catalog/store.js';
-import type { TrackRecord } from '../catalog/records.js';
-import { badRequest, notFound } from '../errors.js';
-import { codeParam, idParam, isrcParam } from '../http/params.js';
+import { byPopularity, type TrackRecord } from '../catalog/records.js';
+import { RefrainError } from '../errors.js';
+import { codeParam, idParam, isrcParam } from './params.js';
 
 export const trackIdParams = {
   track_id: idParam.optional().describe('Refrain track id'),
@@ -32,13 +32,13 @@ export interface TrackIds {
 export function findTrack(catalog: Catalog, p: TrackIds, ...prefer: ((t: TrackRecord) => boolean)[]): TrackRecord {
   if (p.track_id !== undefined) {
     const t = catalog.getTrack(p.track_id);
-    if (!t) throw notFound(`no track with track_id ${p.track_id}`);
+    if (!t) throw new RefrainError('not_found', `no track with track_id ${p.track_id}`);
     return t;
   }
   const [index, key, name] = pickIndex(p);
   const candidates = catalog.idsOf(index, key, 200).map((id) => catalog.getTrack(id)).filter((t): t is TrackRecord => !!t);
-  if (candidates.length === 0) throw notFound(`no track with ${name} ${key}`);
-  candidates.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
+  if (candidates.length === 0) throw new RefrainError('not_found', `no track with ${name} ${key}`);
+  candidates.sort(byPopularity);
   for (const test of prefer) {
     const found = candidates.find(test);
     if (found) return found;
@@ -51,7 +51,7 @@ function pickIndex(p: TrackIds): [IndexName, string | number, string] {
   if (p.track_isrc !== undefined) return ['isrc', p.track_isrc, 'track_isrc'];
   if (p.track_spotify_id !== undefined) return ['spotify', p.track_spotify_id, 'track_spotify_id'];
   if (p.track_itunes_id !== undefined) return ['itunes', p.track_itunes_id, 'track_itunes_id'];
-  throw badRequest('one of track_id, commontrack_id, track_isrc, track_spotify_id, track_itunes_id is required');
+  throw new RefrainError('bad_request', 'one of track_id, commontrack_id, track_isrc, track_spotify_id, track_itunes_id is required');
 }
 
 const HAS: Record<ContentKind, (t: TrackRecord) => boolean> = {
@@ -79,7 +79,7 @@ export function hasContent(t: TrackRecord, kind: ContentKind): boolean {
 /** A track's content of one kind, or 404 saying the track has none. */
 export function contentOf<K extends ContentKind>(catalog: Catalog, track: TrackRecord, kind: K): ContentRecords[K] {
   const content = catalog.getContent(kind, track.track_id);
-  if (!content) throw notFound(`track ${track.track_id} has no ${NAME[kind]}`);
+  if (!content) throw new RefrainError('not_found', `track ${track.track_id} has no ${NAME[kind]}`);
   return content;
 }
 

@@ -1,15 +1,14 @@
 /**
  * The matchers' shared part (matcher.track.get, matcher.lyrics.get, matcher.subtitle.get): the
- * ISRC when given, else the index pool's precise → fuzzy → alias stages (docs/index.md), with a
- * result cache that the catalog's next change drops. The envelope header reports `mode`,
- * `confidence` (0–1000) and `cached`.
+ * ISRC when given, else the index service's matcher (`IndexService.match`: precise → fuzzy → alias
+ * stages, docs/index.md, behind a result cache that the catalog's next change drops). The envelope
+ * header reports `mode`, `confidence` (0–1000) and `cached`.
  */
 import { z } from 'zod';
 import type { ApiContext } from './method.js';
-import type { TrackRecord } from '../catalog/records.js';
-import { badRequest, notFound } from '../errors.js';
-import { isrcParam } from '../http/params.js';
-import type { MatchResult } from '../index/text/search.js';
+import { byPopularity, type TrackRecord } from '../catalog/records.js';
+import { RefrainError } from '../errors.js';
+import { isrcParam } from './params.js';
 import { normalizeName } from '../index/kernel/normalize.js';
 
 export const matchParams = {
@@ -24,50 +23,30 @@ export interface MatchInput {
   track_isrc?: string;
 }
 
-const CACHE_SIZE = 50_000;
-
-/** A server's match results, valid for one index generation and catalog state. */
-interface MatchCache {
-  version: string;
-  results: Map<string, MatchResult>;
-}
-/** Per index service: servers in one process (tests) never share answers. */
-const caches = new WeakMap<object, MatchCache>();
-
 /** The matched track; sets header.mode, confidence and cached. 404 when nothing is good enough. */
 export async function matchTrack(ctx: ApiContext, p: MatchInput): Promise<TrackRecord> {
   if (p.track_isrc !== undefined) {
     const ids = ctx.catalog.idsOf('isrc', p.track_isrc, 50);
     const tracks = ids.map((id) => ctx.catalog.getTrack(id)).filter((t): t is TrackRecord => t !== undefined);
     if (tracks.length > 0) {
-      tracks.sort((a, b) => b.track_rating - a.track_rating || a.track_id - b.track_id);
+      tracks.sort(byPopularity);
       setHeader(ctx, { mode: 'isrc', confidence: 1000 }, 0);
       return tracks[0];
     }
     if (p.q_track === undefined || p.q_artist === undefined) {
       setHeader(ctx, NO_MATCH, 0);
-      throw notFound(`no track with track_isrc ${p.track_isrc}`);
+      throw new RefrainError('not_found', `no track with track_isrc ${p.track_isrc}`);
     }
   }
-  if (p.q_track === undefined || p.q_artist === undefined) throw badRequest('q_track and q_artist are required unless track_isrc is given');
-  if (!normalizeName(p.q_track) || !normalizeName(p.q_artist)) throw badRequest('q_track and q_artist must hold letters or digits');
+  if (p.q_track === undefined || p.q_artist === undefined) throw new RefrainError('bad_request', 'q_track and q_artist are required unless track_isrc is given');
+  if (!normalizeName(p.q_track) || !normalizeName(p.q_artist)) throw new RefrainError('bad_request', 'q_track and q_artist must hold letters or digits');
 
-  const version = `${ctx.index.generation}:${ctx.catalog.lastChange()}`;
-  let cache = caches.get(ctx.index);
-  if (!cache || cache.version !== version) caches.set(ctx.index, (cache = { version, results: new Map() }));
-  const results = cache.results;
-  const key = `${normalizeName(p.q_track)}\u0000${normalizeName(p.q_artist)}`;
-  let result = results.get(key);
-  const cached = result ? 1 : 0;
-  if (!result) {
-    result = await ctx.index.match({ title: p.q_track, artist: p.q_artist });
-    if (results.size >= CACHE_SIZE) results.delete(results.keys().next().value as string);
-    results.set(key, result);
-  }
+  const { cached: fromCache, ...result } = await ctx.index.match({ title: p.q_track, artist: p.q_artist });
+  const cached = fromCache ? 1 : 0;
   const track = result.track !== undefined ? ctx.catalog.getTrack(result.track) : undefined;
   if (!track) {
     setHeader(ctx, NO_MATCH, cached);
-    throw notFound(`no track matches q_track "${p.q_track}" by q_artist "${p.q_artist}" closely enough`);
+    throw new RefrainError('not_found', `no track matches q_track "${p.q_track}" by q_artist "${p.q_artist}" closely enough`);
   }
   setHeader(ctx, result, cached);
   return track;

@@ -5,17 +5,22 @@
 import type { z } from 'zod';
 import type { Catalog } from '../catalog/store.js';
 import type { Plan } from '../auth/keys.js';
-import type { Principal } from '../auth/guard.js';
+import type { Principal } from './guard.js';
 import type { ApiScope } from '../oauth/scopes.js';
 import type { Links } from './links.js';
 import type { IndexService } from '../index/service/pool.js';
 import type { FeedDirectory } from '../feeds/listing.js';
-import type { ContributionLimits } from '../contributions/store.js';
+import type { ContributionLimits, ContributionStore } from '../contributions/store.js';
+import type { WorkStore } from '../works/store.js';
 
 export interface ApiContext {
   readonly catalog: Catalog;
   /** The caller: an API key, or an OAuth token's client with the token's scopes and subject. */
-  readonly key: Principal;
+  readonly caller: Principal;
+  /** Works and their credits (work.post; the writers and publishers a track shows). */
+  readonly works: WorkStore;
+  /** Lyrics contributions waiting for review (track.lyrics.post, track.lyrics.feedback.post). */
+  readonly contributions: ContributionStore;
   /** Country whose restrictions apply: the key's, else the `country` parameter, else ''. */
   readonly country: string;
   readonly links: Links;

@@ -3,7 +3,7 @@
  * `mxm` as a JSON string of `[{text, time:{total, minutes, seconds, hundredths}}]`, and `dfxp` as
  * W3C TTML. Pure functions of the LRC text.
  */
-import { escapeXml } from '../http/xml.js';
+import { escapeXml } from '../util/xml.js';
 
 export interface LrcLine {
   /** Seconds from the start, to the hundredth. */

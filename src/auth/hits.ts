@@ -9,7 +9,18 @@
  */
 import type { Database, RootDatabase } from 'lmdb';
 import { xxh64 } from '@node-rs/xxhash';
-import type { TrackedContent, TrackingHit } from '../api/links.js';
+
+/** What a tracking URL counts a hit for (src/api/links.ts makes and verifies the URLs). */
+export type TrackedContent = 'lyrics' | 'subtitle' | 'richsync' | 'snippet' | 'lyrics_translation' | 'subtitle_translation';
+
+/** A verified tracking token: whose hit, on which track's content, counting until when. */
+export interface TrackingHit {
+  keyId: string;
+  trackId: number;
+  content: TrackedContent;
+  /** When the token stops counting, in ms since the epoch. */
+  expires: number;
+}
 
 type HitKey = [string, number, TrackedContent];
 

@@ -94,7 +94,7 @@ export class KeyStore {
         this.bumpVersion();
         return revoked;
       }
-      throw new RefrainError(404, `no key with id ${keyId}`);
+      throw new RefrainError('not_found', `no key with id ${keyId}`);
     });
   }
 

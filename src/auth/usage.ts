@@ -35,7 +35,7 @@ export class Usage {
     if (key.quota > 0) {
       const day = this.dayCount(key.key_id, utcDay(now));
       if (day.count >= key.quota) {
-        throw new RefrainError(402, `daily quota of ${key.quota} requests reached; it renews at 00:00 UTC`);
+        throw new RefrainError('quota_exceeded', `daily quota of ${key.quota} requests reached; it renews at 00:00 UTC`);
       }
       day.count++;
       day.unsaved++;
@@ -68,7 +68,7 @@ export class Usage {
     b.at = now;
     if (b.tokens < 1) {
       const wait = Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000));
-      throw new RefrainError(429, `rate limit of ${key.rate} requests per minute exceeded; retry in ${wait} s`, {
+      throw new RefrainError('rate_limited', `rate limit of ${key.rate} requests per minute exceeded; retry in ${wait} s`, {
         'Retry-After': String(wait),
       });
     }

@@ -59,9 +59,9 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
     try {
       info = await stat(file);
     } catch (e) {
-      throw new RefrainError(400, `cannot read ${file}: ${fileProblem(e)}`);
+      throw new RefrainError('bad_request', `cannot read ${file}: ${fileProblem(e)}`);
     }
-    if (!info.isFile()) throw new RefrainError(400, `cannot read ${file}: ${info.isDirectory() ? 'a directory' : 'not a regular file'}, not a catalog file`);
+    if (!info.isFile()) throw new RefrainError('bad_request', `cannot read ${file}: ${info.isDirectory() ? 'a directory' : 'not a regular file'}, not a catalog file`);
     bytesTotal += info.size;
   }
   if (options.strict) await validateAll(files).catch((e: unknown) => {
@@ -104,7 +104,7 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
  * RefrainError with its one-line message; other errors pass unchanged.
  */
 function fileFailure(e: unknown): unknown {
-  return errorCode(e) === FILE_ERROR ? new RefrainError(400, `cannot read ${(e as Error).message}`) : e;
+  return errorCode(e) === FILE_ERROR ? new RefrainError('bad_request', `cannot read ${(e as Error).message}`) : e;
 }
 
 function count(report: ImportReport, outcome: Outcome): void {
@@ -116,7 +116,7 @@ async function validateAll(files: string[]): Promise<void> {
   for (const file of files) {
     for await (const { n, text } of linesOf(file)) {
       const parsed = parseLine(text);
-      if (!parsed.ok) throw new RefrainError(400, `${file}:${n}: ${parsed.reason} (strict: nothing was imported)`);
+      if (!parsed.ok) throw new RefrainError('bad_request', `${file}:${n}: ${parsed.reason} (strict: nothing was imported)`);
     }
   }
 }

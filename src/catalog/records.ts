@@ -57,6 +57,13 @@ interface ContentCommon {
   updated_time: string;
 }
 
+/**
+ * "Most popular first", wherever tracks are ranked by popularity alone: higher rating, then more
+ * favourites, then the older id (so the order is total and stable).
+ */
+export const byPopularity = (a: TrackRecord, b: TrackRecord): number =>
+  b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id;
+
 export type LyricsRecord = ContentCommon & {
   lyrics_id: number;
   lyrics_body: string;

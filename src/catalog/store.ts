@@ -182,7 +182,7 @@ export class Catalog {
     } else if (format !== CATALOG_FORMAT) {
       void root.close();
       throw new RefrainError(
-        400,
+        'bad_request',
         `the catalog in ${dataDir} was written by another version of Refrain (format ${String(format ?? 0)}, this one reads ${CATALOG_FORMAT}): ` +
           'move it aside and import the catalog again',
       );
@@ -264,19 +264,6 @@ export class Catalog {
   trackIds(): Iterable<number> {
     return this.tracks.getKeys(everyId()) as Iterable<number>;
   }
-}
-
-/**
- * A service kept once per catalog environment (works, contributions): `make` opens its databases the
- * first time a catalog asks, and every later call on the same environment gets the same one.
- */
-export function perCatalog<T>(make: (catalog: Catalog) => T): (catalog: Catalog) => T {
-  const made = new WeakMap<RootDatabase, T>();
-  return (catalog) => {
-    let service = made.get(catalog.root);
-    if (service === undefined) made.set(catalog.root, (service = make(catalog)));
-    return service;
-  };
 }
 
 function validId(id: number): boolean {

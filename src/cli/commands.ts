@@ -15,13 +15,13 @@ import { Catalog } from '../catalog/store.js';
 import { importFiles, type ImportOptions, type ImportReport } from '../catalog/import.js';
 import { generateCatalog, type GenerateStats } from '../generate/index.js';
 import { KeyStore, type KeyRecord } from '../auth/keys.js';
-import { UsageError } from '../config.js';
+import {  } from '../config.js';
 import { progressBar } from './progress.js';
 import { buildIndex, type BuildReport } from '../index/service/build.js';
 import { emit } from './output.js';
 
 export async function runImport(config: CommandConfig<'import'>, files: string[]): Promise<number> {
-  if (files.length === 0) throw new UsageError('name at least one file to import');
+  if (files.length === 0) throw new RefrainError('usage', 'name at least one file to import');
   lowerPriority(config.nice);
   const progress = config.progress ?? (!config.json && Boolean(process.stderr.isTTY));
   const catalog = Catalog.open(config.data);
@@ -132,7 +132,7 @@ export async function writeCatalog(
   try {
     fd = openSync(out, 'w');
   } catch (e) {
-    throw new RefrainError(400, `cannot write ${out}: ${fileProblem(e)}`);
+    throw new RefrainError('bad_request', `cannot write ${out}: ${fileProblem(e)}`);
   }
   const file = createWriteStream(out, { fd });
   try {
@@ -140,7 +140,7 @@ export async function writeCatalog(
     if (out.endsWith('.gz')) await pipeline(source, createGzip({ level: 4 }), file);
     else await pipeline(source, file);
   } catch (e) {
-    throw new RefrainError(400, `cannot write ${out}: ${fileProblem(e)}`);
+    throw new RefrainError('bad_request', `cannot write ${out}: ${fileProblem(e)}`);
   }
   return stats;
 }
@@ -174,7 +174,7 @@ export async function runKeys(action: string, config: CommandConfig<'keys list'>
       const list = keys.list();
       emit(config.json, { keys: list }, () => (list.length ? list.map(describeKey).join('\n') : 'no keys'));
     } else {
-      if (args.length !== 1) throw new UsageError('name the key_id to revoke (see `refrain keys list`)');
+      if (args.length !== 1) throw new RefrainError('usage', 'name the key_id to revoke (see `refrain keys list`)');
       const record = keys.revoke(args[0]);
       emit(config.json, record, () => `revoked ${describeKey(record)}`);
     }

@@ -3,11 +3,12 @@
  * track.lyrics.post and track.lyrics.feedback.post (docs/operations.md "Contributions").
  */
 import { createTwoFilesPatch } from 'diff';
-import { UsageError, type CommandConfig } from '../config.js';
+import { type CommandConfig } from '../config.js';
 import { RefrainError } from '../errors.js';
 import { hashOf } from '../catalog/parse.js';
 import type { Catalog } from '../catalog/store.js';
-import { contributionsOf, type ContributionRecord } from '../contributions/store.js';
+import { ContributionStore, type ContributionRecord } from '../contributions/store.js';
+import { WorkStore } from '../works/store.js';
 import { emit } from './output.js';
 import { withCatalog } from './oauth-commands.js';
 
@@ -27,19 +28,19 @@ function describe(catalog: Catalog, c: ContributionRecord): string {
 
 /** Ids given on the command line, all of them well-formed. */
 function ids(args: string[], action: string): number[] {
-  if (args.length === 0) throw new UsageError(`name the contribution ids to ${action} (see \`refrain contributions list\`)`);
+  if (args.length === 0) throw new RefrainError('usage', `name the contribution ids to ${action} (see \`refrain contributions list\`)`);
   return args.map((a) => {
-    if (!/^#?\d{1,10}$/.test(a)) throw new UsageError(`'${a}' is not a contribution id (a number, as \`refrain contributions list\` shows it)`);
+    if (!/^#?\d{1,10}$/.test(a)) throw new RefrainError('usage', `'${a}' is not a contribution id (a number, as \`refrain contributions list\` shows it)`);
     return Number(a.replace('#', ''));
   });
 }
 
 export async function runContributions(action: string, config: ContributionsConfig, args: string[]): Promise<number> {
-  if (action === 'list' && args.length) throw new UsageError('list takes no ids: use `refrain contributions show <id>`');
-  if (action === 'show' && args.length !== 1) throw new UsageError('name one contribution id to show');
+  if (action === 'list' && args.length) throw new RefrainError('usage', 'list takes no ids: use `refrain contributions show <id>`');
+  if (action === 'show' && args.length !== 1) throw new RefrainError('usage', 'name one contribution id to show');
   const wanted = action === 'list' ? [] : ids(args, action);
   return withCatalog(config.data, (catalog) => {
-    const store = contributionsOf(catalog);
+    const store = new ContributionStore(catalog, new WorkStore(catalog));
     switch (action) {
       case 'list': {
         const status = config.status ?? 'pending';
@@ -54,7 +55,7 @@ export async function runContributions(action: string, config: ContributionsConf
       }
       case 'show': {
         const c = store.get(wanted[0]);
-        if (!c) throw new RefrainError(404, `no contribution ${wanted[0]} (refrain contributions list shows them)`);
+        if (!c) throw new RefrainError('not_found', `no contribution ${wanted[0]} (refrain contributions list shows them)`);
         const current = catalog.getContent('lyrics', c.track_id);
         const now = current ? hashOf(current.lyrics_body) : '';
         const changed = c.status === 'pending' && now !== c.lyrics_hash ? '\n    (the lyrics changed since it was sent: the diff is against the lyrics now)' : '';

@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandConfig } from '../config.js';
-import { UsageError } from '../config.js';
+import {  } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { buildFeed } from '../feeds/build.js';
 import { lock } from '../util/lock-file.js';
@@ -25,7 +25,7 @@ const describeFeed = (f: FeedMeta): string =>
 type FeedsConfig = CommandConfig<'feeds list'> & Partial<CommandConfig<'feeds build'>>;
 
 export async function runFeeds(action: string, config: FeedsConfig): Promise<number> {
-  if (action === 'build' && config.full === config.incremental) throw new UsageError('say which feed to build: --full or --incremental');
+  if (action === 'build' && config.full === config.incremental) throw new RefrainError('usage', 'say which feed to build: --full or --incremental');
   const catalog = Catalog.open(config.data);
   const store = new FeedStore(catalog.root);
   try {
@@ -63,7 +63,7 @@ const describeApplied = (f: AppliedFeed): string =>
   `${f.imported} imported, ${f.updated} updated, ${f.unchanged} unchanged, ${f.deleted} deleted${f.full ? `, ${f.removed} no longer on the primary removed` : ''}`;
 
 export async function runSync(config: CommandConfig<'sync'>): Promise<number> {
-  if (!config.apikey === !config.bearer) throw new UsageError('give the primary\'s credentials: --apikey KEY or --bearer TOKEN (one of them)');
+  if (!config.apikey === !config.bearer) throw new RefrainError('usage', 'give the primary\'s credentials: --apikey KEY or --bearer TOKEN (one of them)');
   const primary = { base: config.from, apikey: config.apikey, bearer: config.bearer };
   lowerPriority(config.nice);
   const stop = new AbortController();

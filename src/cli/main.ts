@@ -7,14 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMMANDS, helpText, parseCommand, UsageError, type CommandName } from '../config.js';
-import { RefrainError } from '../errors.js';
+import { COMMANDS, helpText, parseCommand, type CommandName } from '../config.js';
 import { runGenerate, runImport, runIndex, runKeys } from './commands.js';
 import { joinRepeatedFlag, runClients, runOAuthKeys, runUsers } from './oauth-commands.js';
 import { runServe } from './serve.js';
 import { runFeeds, runSync } from './feeds-commands.js';
 import { runContributions } from './contributions-commands.js';
-import { StartupError } from '../http/server.js';
+import { isError, RefrainError } from '../errors.js';
 import { fileProblem, isFileError } from '../util/file-errors.js';
 
 const USAGE = `usage: refrain <command> [options]
@@ -118,16 +117,12 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`refrain ${command.name}: ${e.message}\n\n${helpText(command.name)}\n`);
+    if (isError(e, 'usage')) {
+      process.stderr.write(`refrain ${command.name}: ${e.hint}\n\n${helpText(command.name)}\n`);
       return 2;
     }
     if (e instanceof RefrainError) {
       process.stderr.write(`refrain ${command.name}: ${e.hint}\n`);
-      return 1;
-    }
-    if (e instanceof StartupError) {
-      process.stderr.write(`refrain ${command.name}: ${e.message}\n`);
       return 1;
     }
     // Anything else still gets one line, not a stack trace (issue 11 #17); REFRAIN_DEBUG=1 shows it.

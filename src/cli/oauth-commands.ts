@@ -5,12 +5,13 @@
  * shows every process's arguments).
  */
 import type { CommandConfig } from '../config.js';
-import { UsageError } from '../config.js';
+import {  } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { ClientStore, clientSpecProblem, type ClientRecord, type NewClient } from '../oauth/clients.js';
 import { SigningKeys } from '../oauth/signing-keys.js';
 import { UserStore, userSpecProblem, type UserRecord } from '../oauth/users.js';
 import { emit } from './output.js';
+import { RefrainError } from '../errors.js';
 
 const PASSWORD_ENV = 'REFRAIN_USER_PASSWORD';
 
@@ -65,9 +66,9 @@ export async function runClients(action: string, config: ClientsConfig, args: st
       country: config.country,
     };
     const problem = clientSpecProblem(spec);
-    if (problem) throw new UsageError(problem);
+    if (problem) throw new RefrainError('usage', problem);
   } else if (action === 'revoke' && args.length !== 1) {
-    throw new UsageError('name the client_id to revoke (see `refrain clients list`)');
+    throw new RefrainError('usage', 'name the client_id to revoke (see `refrain clients list`)');
   }
   return withCatalog(config.data, (catalog) => {
     const clients = new ClientStore(catalog.root);
@@ -107,12 +108,12 @@ export async function runUsers(action: string, config: UsersConfig, args: string
     let password: string;
     if (config.passwordStdin) password = await readStdin();
     else if (env[PASSWORD_ENV]) password = env[PASSWORD_ENV];
-    else throw new UsageError(`give the password on standard input with --password-stdin, or in ${PASSWORD_ENV}`);
+    else throw new RefrainError('usage', `give the password on standard input with --password-stdin, or in ${PASSWORD_ENV}`);
     spec = { email: config.email ?? '', name: config.name ?? '', password };
     const problem = userSpecProblem(spec);
-    if (problem) throw new UsageError(problem);
+    if (problem) throw new RefrainError('usage', problem);
   } else if (action === 'disable' && args.length !== 1) {
-    throw new UsageError('name the user_id or e-mail to disable (see `refrain users list`)');
+    throw new RefrainError('usage', 'name the user_id or e-mail to disable (see `refrain users list`)');
   }
   return withCatalog(config.data, async (catalog) => {
     const users = new UserStore(catalog.root);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ServeConfig } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { KeyStore } from '../auth/keys.js';
-import { startServer } from '../http/server.js';
+import { startServer } from '../app.js';
 import { createLogger, logDestination } from '../log.js';
 import { currentGeneration } from '../index/store/layout.js';
 import { generateWithProgress, importSummary, importWithProgress, indexWithProgress } from './commands.js';

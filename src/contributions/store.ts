@@ -15,12 +15,13 @@
  * contribution (same submitter, track and text or feedback) is answered with the one stored.
  */
 import type { Database, Key } from 'lmdb';
-import { MAX_ID, perCatalog, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
+import { MAX_ID, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
 import { hashOf } from '../catalog/parse.js';
 import { importRecordSchema } from '../catalog/schema.js';
 import { applyWithin } from '../catalog/write.js';
 import { trackLine } from '../feeds/lines.js';
 import { RefrainError } from '../errors.js';
+import type { WorkStore } from '../works/store.js';
 import { isoSeconds } from '../util/date.js';
 
 /** The public API's feedback values. */
@@ -72,16 +73,17 @@ export interface ContributionLimits {
 /** 1,000 per submitter, 100,000 in all (`--contributions-per-key`, `--contributions-pending`). */
 export const DEFAULT_CONTRIBUTION_LIMITS: ContributionLimits = { perSource: 1000, total: 100_000 };
 
-/** The contributions store of a catalog (its databases are opened once per environment). */
-export const contributionsOf = perCatalog((catalog) => new ContributionStore(catalog));
-
 export class ContributionStore {
   private readonly records: Database<ContributionRecord, number>;
   private readonly byStatus: Database<'', Key>;
   private readonly pending: Database<'', Key>;
   private readonly meta: Database<number, string>;
 
-  constructor(private readonly catalog: Catalog) {
+  /** `works` lends an applied contribution's track line its credits (feeds/lines.ts). */
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly works: WorkStore,
+  ) {
     const root = catalog.root;
     this.records = root.openDB<ContributionRecord, number>({ name: 'contributions', keyEncoding: 'uint32', sharedStructuresKey: STRUCTURES_KEY });
     this.byStatus = root.openDB<'', Key>({ name: 'contributions:status', encoding: 'binary' });
@@ -121,10 +123,10 @@ export class ContributionStore {
       if (repeat) return repeat;
       const mine = this.pending.getKeysCount({ start: [submitter.id, 0], end: [submitter.id, MAX_ID + 1] });
       if (mine >= limits.perSource) {
-        throw new RefrainError(429, `this caller has ${mine} contributions awaiting review, the most allowed: send more once the operator has reviewed them`);
+        throw new RefrainError('rate_limited', `this caller has ${mine} contributions awaiting review, the most allowed: send more once the operator has reviewed them`);
       }
       if (this.count('pending') >= limits.total) {
-        throw new RefrainError(429, `${limits.total} contributions are awaiting review, the most this server keeps: try again once the operator has reviewed them`);
+        throw new RefrainError('rate_limited', `${limits.total} contributions are awaiting review, the most this server keeps: try again once the operator has reviewed them`);
       }
       const id = (this.meta.get('seq') ?? 0) + 1;
       void this.meta.put('seq', id);
@@ -169,15 +171,15 @@ export class ContributionStore {
       const record = this.pendingRecord(id);
       if (record.type === 'lyrics') {
         const track = this.catalog.getTrack(record.track_id);
-        if (!track) throw new RefrainError(404, `contribution ${id}: track ${record.track_id} is no longer in the catalog (reject it)`);
-        const line = JSON.parse(trackLine(this.catalog, track)) as Record<string, unknown> & { lyrics?: Record<string, unknown> };
+        if (!track) throw new RefrainError('not_found', `contribution ${id}: track ${record.track_id} is no longer in the catalog (reject it)`);
+        const line = JSON.parse(trackLine(this.catalog, this.works, track)) as Record<string, unknown> & { lyrics?: Record<string, unknown> };
         // The track and its lyrics take the approval's time; the lyrics keep their copyright, flags and restrictions.
         delete line.updated_time;
         const { updated_time: _u, ...lyrics } = line.lyrics ?? {};
         line.lyrics = { ...lyrics, lyrics_body: record.lyrics_body, lyrics_language: record.lyrics_language || lyrics.lyrics_language || '' };
         line.has_lyrics_crowd = 1;
         const parsed = importRecordSchema.safeParse(line);
-        if (!parsed.success) throw new RefrainError(400, `contribution ${id} cannot be applied: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+        if (!parsed.success) throw new RefrainError('bad_request', `contribution ${id} cannot be applied: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
         applyWithin(this.catalog, [{ record: parsed.data, hash: hashOf(JSON.stringify(line)) }], now);
       }
       return this.review(record, 'approved', now);
@@ -191,8 +193,8 @@ export class ContributionStore {
 
   private pendingRecord(id: number): ContributionRecord {
     const record = this.get(id);
-    if (!record) throw new RefrainError(404, `no contribution ${id} (refrain contributions list shows them)`);
-    if (record.status !== 'pending') throw new RefrainError(400, `contribution ${id} was already ${record.status} at ${record.reviewed_time}`);
+    if (!record) throw new RefrainError('not_found', `no contribution ${id} (refrain contributions list shows them)`);
+    if (record.status !== 'pending') throw new RefrainError('bad_request', `contribution ${id} was already ${record.status} at ${record.reviewed_time}`);
     return record;
   }
 

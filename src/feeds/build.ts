@@ -71,7 +71,7 @@ export async function writeFeed(dataDir: string, catalog: Catalog, request: Buil
   const toSeq = catalog.lastChange();
   let fromSeq = 0;
   if (!full) {
-    if (!previous) throw new RefrainError(400, 'no feed yet: an incremental feed follows a full one (refrain feeds build --full)');
+    if (!previous) throw new RefrainError('bad_request', 'no feed yet: an incremental feed follows a full one (refrain feeds build --full)');
     fromSeq = previous.toSeq;
     if (toSeq <= fromSeq) return undefined;
   }

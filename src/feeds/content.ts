@@ -15,6 +15,7 @@
  * next one therefore always ends at the primary's state.
  */
 import { everyId, type Catalog } from '../catalog/store.js';
+import { WorkStore } from '../works/store.js';
 import { albumLine, artistLine, deleteLine, trackLine, type RecordKind } from './lines.js';
 
 /** Counts the lines a generator yielded. */
@@ -23,6 +24,7 @@ export interface LineCounter {
 }
 
 export function* fullFeedLines(catalog: Catalog, counter: LineCounter): Generator<string> {
+  const works = new WorkStore(catalog);
   for (const { value } of catalog.artists.getRange(everyId())) {
     counter.records++;
     yield artistLine(value);
@@ -33,7 +35,7 @@ export function* fullFeedLines(catalog: Catalog, counter: LineCounter): Generato
   }
   for (const { value } of catalog.tracks.getRange(everyId())) {
     counter.records++;
-    yield trackLine(catalog, value);
+    yield trackLine(catalog, works, value);
   }
 }
 
@@ -49,6 +51,7 @@ export function changedRecords(catalog: Catalog, fromSeq: number, toSeq: number)
 }
 
 export function* incrementalFeedLines(catalog: Catalog, fromSeq: number, toSeq: number, counter: LineCounter): Generator<string> {
+  const works = new WorkStore(catalog);
   const changed = changedRecords(catalog, fromSeq, toSeq);
   const exists: Record<RecordKind, (id: number) => boolean> = {
     track: (id) => catalog.tracks.doesExist(id),
@@ -73,7 +76,7 @@ export function* incrementalFeedLines(catalog: Catalog, fromSeq: number, toSeq: 
     },
     track: (id) => {
       const track = catalog.getTrack(id);
-      return track && trackLine(catalog, track);
+      return track && trackLine(catalog, works, track);
     },
   };
   for (const kind of ['artist', 'album', 'track'] as const) {

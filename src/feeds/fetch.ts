@@ -25,14 +25,6 @@ export interface Primary {
   bearer?: string;
 }
 
-/** A feed failed its integrity check (or broke off): nothing of it was applied. */
-export class IntegrityError extends RefrainError {
-  constructor(hint: string) {
-    super(500, hint);
-    this.name = 'IntegrityError';
-  }
-}
-
 const listingSchema = z.array(z.object({ id: z.number().int().min(1), created: z.string(), full: z.boolean(), download_url: z.url() }));
 
 const describe = (e: unknown): string => {
@@ -52,20 +44,20 @@ export async function listFeeds(primary: Primary, signal?: AbortSignal): Promise
     status = res.status;
     text = await res.text();
   } catch (e) {
-    throw new RefrainError(503, `cannot list the feeds of ${primary.base}: ${describe(e)}`);
+    throw new RefrainError('unavailable', `cannot list the feeds of ${primary.base}: ${describe(e)}`);
   }
   let header: { status_code?: number; hint?: string } | undefined;
   let body: unknown;
   try {
     ({ header, body } = (JSON.parse(text) as { message: { header: typeof header; body: unknown } }).message);
   } catch {
-    throw new RefrainError(503, `${primary.base} answered tracks.dump.get with HTTP ${status} and no API envelope: is it a Refrain server?`);
+    throw new RefrainError('unavailable', `${primary.base} answered tracks.dump.get with HTTP ${status} and no API envelope: is it a Refrain server?`);
   }
   if (header?.status_code !== 200) {
-    throw new RefrainError(503, `${primary.base} refused tracks.dump.get: ${header?.status_code ?? status} ${header?.hint ?? ''}`.trim());
+    throw new RefrainError('unavailable', `${primary.base} refused tracks.dump.get: ${header?.status_code ?? status} ${header?.hint ?? ''}`.trim());
   }
   const parsed = listingSchema.safeParse(body);
-  if (!parsed.success) throw new RefrainError(503, `${primary.base} sent a feed listing of another shape: ${parsed.error.issues[0].message}`);
+  if (!parsed.success) throw new RefrainError('unavailable', `${primary.base} sent a feed listing of another shape: ${parsed.error.issues[0].message}`);
   return parsed.data;
 }
 
@@ -88,12 +80,12 @@ export async function downloadFeed(entry: FeedEntry, dir: string, signal?: Abort
   try {
     res = await fetch(entry.download_url, { signal });
   } catch (e) {
-    throw new RefrainError(503, `feed ${entry.id}: download failed: ${describe(e)}`);
+    throw new RefrainError('unavailable', `feed ${entry.id}: download failed: ${describe(e)}`);
   }
   if (!res.ok || !res.body) {
     const why = res.status === 404 ? 'pruned on the primary meanwhile' : res.status === 403 ? 'its URL expired or was refused' : `HTTP ${res.status}`;
     await res.body?.cancel();
-    throw new RefrainError(503, `feed ${entry.id}: ${why}; the next sync lists the feeds again`);
+    throw new RefrainError('unavailable', `feed ${entry.id}: ${why}; the next sync lists the feeds again`);
   }
   const announced = announcedSha256(res.headers);
   const length = Number(res.headers.get('content-length') ?? NaN);
@@ -103,14 +95,14 @@ export async function downloadFeed(entry: FeedEntry, dir: string, signal?: Abort
     await pipeline(Readable.fromWeb(res.body as ReadableStream<Uint8Array>), measure.stream, createWriteStream(file), { signal });
     const bytes = measure.bytes();
     const sha256 = measure.sha256();
-    if (!announced) throw new IntegrityError(`feed ${entry.id}: the primary sent no SHA-256 (Repr-Digest or ETag) to check it against`);
-    if (Number.isFinite(length) && bytes !== length) throw new IntegrityError(`feed ${entry.id}: ${bytes} of ${length} bytes arrived`);
-    if (sha256 !== announced) throw new IntegrityError(`feed ${entry.id}: SHA-256 ${sha256} does not match the announced ${announced}`);
+    if (!announced) throw new RefrainError('integrity', `feed ${entry.id}: the primary sent no SHA-256 (Repr-Digest or ETag) to check it against`);
+    if (Number.isFinite(length) && bytes !== length) throw new RefrainError('integrity', `feed ${entry.id}: ${bytes} of ${length} bytes arrived`);
+    if (sha256 !== announced) throw new RefrainError('integrity', `feed ${entry.id}: SHA-256 ${sha256} does not match the announced ${announced}`);
     return { file, bytes, sha256 };
   } catch (e) {
     rmSync(file, { force: true });
     if (e instanceof RefrainError) throw e;
-    throw new IntegrityError(`feed ${entry.id}: the download broke off after ${measure.bytes()} bytes: ${describe(e)}`);
+    throw new RefrainError('integrity', `feed ${entry.id}: the download broke off after ${measure.bytes()} bytes: ${describe(e)}`);
   }
 }
 
@@ -129,7 +121,7 @@ export async function checkFeed(file: string, entry: FeedEntry): Promise<FeedCon
   const magic = Buffer.alloc(2);
   const fh = await open(file, 'r');
   await fh.read(magic, 0, 2, 0).finally(() => fh.close());
-  if (magic[0] !== 0x1f || magic[1] !== 0x8b) throw new IntegrityError(`feed ${entry.id}: not a gzip file`);
+  if (magic[0] !== 0x1f || magic[1] !== 0x8b) throw new RefrainError('integrity', `feed ${entry.id}: not a gzip file`);
   const ids = entry.full ? { track: new Set<number>(), album: new Set<number>(), artist: new Set<number>() } : undefined;
   let lines = 0;
   try {
@@ -141,7 +133,7 @@ export async function checkFeed(file: string, entry: FeedEntry): Promise<FeedCon
       else addParsed(ids, text);
     }
   } catch (e) {
-    throw new IntegrityError(`feed ${entry.id}: its gzip stream is damaged (${describe(e)})`);
+    throw new RefrainError('integrity', `feed ${entry.id}: its gzip stream is damaged (${describe(e)})`);
   }
   return { lines, ids };
 }

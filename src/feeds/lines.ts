@@ -12,7 +12,7 @@
  */
 import type { Catalog } from '../catalog/store.js';
 import type { AlbumRecord, ArtistRecord, TrackRecord } from '../catalog/records.js';
-import { worksOf } from '../works/store.js';
+import type { WorkStore } from '../works/store.js';
 
 export type RecordKind = 'track' | 'album' | 'artist';
 
@@ -27,7 +27,7 @@ export function albumLine(a: AlbumRecord): string {
 }
 
 /** A track with its lyrics, subtitle, richsync, snippet, analysis and translations (a track line is the whole track). */
-export function trackLine(catalog: Catalog, t: TrackRecord): string {
+export function trackLine(catalog: Catalog, works: WorkStore, t: TrackRecord): string {
   const {
     hash: _h, has_lyrics: _l, has_subtitles: _s, has_richsync: _r, has_lyrics_analysis: _a, has_snippet: _n,
     commontrack_isrcs: _c, share_path: _p, track_lyrics_translation_status: _ts, track_id, album_id, ...fields
@@ -36,7 +36,7 @@ export function trackLine(catalog: Catalog, t: TrackRecord): string {
   if (album_id) line.album_id = album_id; // 0 stands for "no album" in the store
   // Works linked to the track's ISRC by work.post lend it writers and publishers, shown as part of
   // the track; a replica has no works, so the track line carries the lists as the API shows them.
-  const credits = worksOf(catalog).creditsOfTrack(t);
+  const credits = works.creditsOfTrack(t);
   line.writer_list = credits.writer_list;
   line.publisher_list = credits.publisher_list;
   const id = t.track_id;

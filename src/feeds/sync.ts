@@ -71,7 +71,7 @@ export function readState(catalog: Catalog, source: string): SyncState {
 export function nextFeed(listing: readonly FeedEntry[], state: SyncState): FeedEntry | undefined {
   const [full, ...later] = listing;
   if (!full) return undefined;
-  if (!full.full) throw new RefrainError(503, `the primary's feed listing starts with incremental feed ${full.id}, not a full one`);
+  if (!full.full) throw new RefrainError('unavailable', `the primary's feed listing starts with incremental feed ${full.id}, not a full one`);
   // Compared with `created` too: a primary rebuilt from scratch numbers its feeds from 1 again.
   if (state.full?.id !== full.id || state.full.created !== full.created) return full;
   return later.find((f) => !f.full && !state.applied.includes(f.id));
@@ -82,7 +82,7 @@ export async function syncOnce(dataDir: string, primary: Primary, options: SyncO
   const dir = path.join(dataDir, 'sync');
   const lockFile = path.join(dir, 'sync.lock');
   const release = tryLock(lockFile);
-  if (!release) throw new RefrainError(503, `another refrain sync (pid ${holderOf(lockFile)}) is running on ${dataDir}`);
+  if (!release) throw new RefrainError('unavailable', `another refrain sync (pid ${holderOf(lockFile)}) is running on ${dataDir}`);
   try {
     return await syncLocked(dataDir, dir, primary, options);
   } finally {
@@ -121,7 +121,7 @@ async function applyFeed(catalog: Catalog, dir: string, entry: FeedEntry, option
     const report = await importFiles(catalog, [file], { batch: options.batch });
     if (report.rejected) {
       const first = report.rejections[0];
-      throw new RefrainError(500, `feed ${entry.id}: ${report.rejected} lines rejected (line ${first.line}: ${first.reason}); is the primary another version of Refrain?`);
+      throw new RefrainError('internal', `feed ${entry.id}: ${report.rejected} lines rejected (line ${first.line}: ${first.reason}); is the primary another version of Refrain?`);
     }
     const removed = contents.ids ? removeAbsent(catalog, contents.ids) : 0;
     return {

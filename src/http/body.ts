@@ -16,7 +16,7 @@ export function readBody(res: HttpResponse, maxBytes: number): Promise<Buffer> {
       size += chunk.byteLength;
       if (size > maxBytes) {
         done = true;
-        reject(new RefrainError(413, `the body is larger than ${maxBytes} bytes`));
+        reject(new RefrainError('too_large', `the body is larger than ${maxBytes} bytes`));
         return;
       }
       chunks.push(Buffer.from(chunk.slice(0)));

@@ -18,11 +18,11 @@ import type { GrantStore } from './grants.js';
 import { normalizeEmail, type UserRecord, type UserStore } from './users.js';
 import { csrfMatches, type LoginThrottle, type PendingAuthorization, type Session, type SessionStore } from './sessions.js';
 import type { SignIn } from './signin.js';
-import { cookieValue, formBody, parseParams, PageError, redirect, type Incoming, type Outgoing } from './http.js';
+import { cookieValue, formBody, parseParams, redirect, type Incoming, type Outgoing } from './http.js';
 import { consentPage, errorPage, loginPage } from './pages.js';
 import { isScope, REQUIRED_USER_SCOPES } from './scopes.js';
-import { OAuthError } from './errors.js';
-import { RefrainError } from '../errors.js';
+import { OAuthError, PageError } from './errors.js';
+import { isError } from '../errors.js';
 
 export interface AuthorizeDeps {
   clients: ClientStore;
@@ -233,6 +233,6 @@ export class Authorization {
 export function pageFailure(e: unknown): Outgoing {
   if (e instanceof PageError) return errorPage(e.status, e.title, e.detail, e.headers);
   if (e instanceof OAuthError) return errorPage(400, 'Invalid request', e.description);
-  if (e instanceof RefrainError && e.status === 413) return errorPage(413, 'Invalid request', 'The form is too large.');
+  if (isError(e, 'too_large')) return errorPage(413, 'Invalid request', 'The form is too large.');
   return errorPage(500, 'Something went wrong', 'Please try again later.');
 }

@@ -110,10 +110,10 @@ export class ClientStore {
     this.meta = root.openDB<unknown, string>({ name: 'meta' });
   }
 
-  /** Register a client; the secret is returned once and never stored. RefrainError(400) on a bad spec. */
+  /** Register a client; the secret is returned once and never stored. RefrainError('bad_request') on a bad spec. */
   create(spec: NewClient): { clientSecret: string; record: ClientRecord } {
     const problem = clientSpecProblem(spec);
-    if (problem) throw new RefrainError(400, problem);
+    if (problem) throw new RefrainError('bad_request', problem);
     const clientSecret = randomBytes(32).toString('base64url');
     const record: ClientRecord = {
       client_id: `c_${randomBytes(8).toString('hex')}`,
@@ -141,11 +141,11 @@ export class ClientStore {
     return [...this.db.getRange()].map((e) => publicPart(e.value)).sort((a, b) => a.created.localeCompare(b.created) || a.name.localeCompare(b.name));
   }
 
-  /** Revoke a client: its tokens stop verifying at once. RefrainError(404) when unknown. */
+  /** Revoke a client: its tokens stop verifying at once. RefrainError('not_found') when unknown. */
   revoke(clientId: string): ClientRecord {
     return this.db.transactionSync(() => {
       const stored = this.db.get(clientId);
-      if (!stored) throw new RefrainError(404, `no client with id ${clientId}`);
+      if (!stored) throw new RefrainError('not_found', `no client with id ${clientId}`);
       const revoked = { ...stored, revoked: stored.revoked ?? isoSeconds(Date.now()) };
       this.db.putSync(clientId, revoked);
       this.bumpVersion();

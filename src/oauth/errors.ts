@@ -49,3 +49,16 @@ export class OAuthError extends Error {
     return { error: this.code, error_description: this.description };
   }
 }
+
+/** An error answered with an HTML page (the authorization endpoint's own errors, never redirected). */
+export class PageError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404 | 429 | 503,
+    readonly title: string,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`${title}: ${detail}`);
+    this.name = 'PageError';
+  }
+}

@@ -3,128 +3,50 @@
  * §3.1/§3.2 rules), cookies, answers as values (`Outgoing`) written in one place with the headers
  * every page and every token answer must carry, and HTML escaping.
  *
- * Handlers are plain functions from `Incoming` to `Outgoing` (or a promise of one): `route` owns
- * the uWS contract (docs/design.md §10) — `req` is read before anything else, `onAborted` is registered
- * before any await, and the answer is written corked. The access log gets the path, never the query
- * or the body: OAuth queries and bodies carry codes, secrets and passwords.
+ * Handlers are plain functions from `Incoming` to `Outgoing` (or a promise of one), run by the route
+ * layer every route uses (src/http/route.ts). The access log gets the path, never the query or the
+ * body: OAuth queries and bodies carry codes, secrets and passwords.
  */
 import type { Logger } from 'pino';
-import { pathAndQuery, type HttpRequest, type HttpResponse } from '../http/uws.js';
-import { readBody } from '../http/body.js';
-import { STATUS_LINE } from '../http/status.js';
-import { RefrainError } from '../errors.js';
-import { OAuthError } from './errors.js';
-
-export interface Incoming {
-  method: string;
-  path: string;
-  /** Raw query string, without the `?`. */
-  query: string;
-  authorization: string;
-  contentType: string;
-  cookie: string;
-  /** The peer address (the last proxy's when behind one). */
-  ip: string;
-  /** The request body, when the route reads one. */
-  body: Buffer;
-}
-
-export interface Outgoing {
-  status: number;
-  headers: Record<string, string>;
-  /** `Set-Cookie` values, one header each. */
-  cookies: string[];
-  body: string;
-}
-
-export type Handler = (incoming: Incoming) => Outgoing | Promise<Outgoing>;
+import type { Handler, Incoming, Outgoing, RouteOptions } from '../http/route.js';
+import { isError } from '../errors.js';
+import { OAuthError, PageError } from './errors.js';
 
 /** Largest OAuth form accepted: a form holds a few short fields. */
 export const FORM_LIMIT = 16 * 1024;
 
-export interface RouteOptions {
+export interface OAuthRouteOptions {
   logger: Logger;
   /** Log one line per request: verb, path (no query), status, milliseconds. */
   accessLog: boolean;
-  /** Read the body first (POST routes), capped at FORM_LIMIT. */
+  /** Read the form body first (POST routes), capped at FORM_LIMIT. */
   body?: boolean;
   /** The answer to an error the handler did not turn into one (JSON for endpoints, a page for pages). */
   fail: (e: unknown) => Outgoing;
 }
 
-/** A uWS handler running `handler`, whether it answers at once or after awaiting. */
-export function route(handler: Handler, options: RouteOptions): (res: HttpResponse, req: HttpRequest) => void {
-  return (res, req) => {
-    const started = performance.now();
-    const [path, query] = pathAndQuery(req);
-    const incoming: Incoming = {
-      method: req.getMethod(),
-      path,
-      query,
-      authorization: req.getHeader('authorization'),
-      contentType: req.getHeader('content-type'),
-      cookie: req.getHeader('cookie'),
-      ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
-      body: EMPTY,
-    };
-    const send = (out: Outgoing): void => {
-      write(res, out);
-      if (options.accessLog) options.logger.info({ verb: incoming.method, path, status: out.status, ms: performance.now() - started }, 'request');
-    };
-    const failed = (e: unknown): Outgoing => {
-      // Only the error itself: never the request, whose query or body may hold credentials.
-      if (!(e instanceof OAuthError) && !(e instanceof PageError) && !isBodyLimit(e)) options.logger.error({ err: e }, 'OAuth handler failed');
+/**
+ * The route options of an OAuth endpoint or page: the peer address is read (sessions are capped per
+ * address), errors nobody expects are logged — the error only, never the request, whose query or
+ * body may hold credentials — and the access log gets the path, never the query.
+ */
+export function oauthRoute(options: OAuthRouteOptions): RouteOptions {
+  const { logger } = options;
+  return {
+    logger,
+    ip: true,
+    body: options.body ? FORM_LIMIT : undefined,
+    fail: (e) => {
+      if (!(e instanceof OAuthError) && !(e instanceof PageError) && !isBodyLimit(e)) logger.error({ err: e }, 'OAuth handler failed');
       return options.fail(e);
-    };
-    if (!options.body) {
-      let out: Outgoing | Promise<Outgoing>;
-      try {
-        out = handler(incoming);
-      } catch (e) {
-        out = failed(e);
-      }
-      if (!(out instanceof Promise)) return send(out);
-      return later(res, out.catch(failed), send, options.logger);
-    }
-    const answer = readBody(res, FORM_LIMIT).then((body) => handler({ ...incoming, body }));
-    later(res, answer.catch(failed), send, options.logger);
+    },
+    written: options.accessLog ? (incoming, out, ms) => logger.info({ verb: incoming.method, path: incoming.path, status: out.status, ms }, 'request') : undefined,
   };
 }
 
-const EMPTY = Buffer.alloc(0);
+export type { Handler, Incoming, Outgoing };
 
-const isBodyLimit = (e: unknown): boolean => e instanceof RefrainError && e.status === 413;
-
-/** Registers onAborted at once (before the caller returns to uWS), writes corked when settled. */
-function later(res: HttpResponse, answer: Promise<Outgoing>, send: (out: Outgoing) => void, logger: Logger): void {
-  let aborted = false;
-  res.onAborted(() => (aborted = true));
-  answer
-    .then((out) => {
-      if (!aborted) res.cork(() => send(out));
-    })
-    .catch((err: unknown) => logger.warn({ err }, 'writing an OAuth response failed'));
-}
-
-function write(res: HttpResponse, out: Outgoing): void {
-  res.writeStatus(STATUS_LINE[out.status] ?? `${out.status} Error`);
-  for (const name in out.headers) res.writeHeader(name, out.headers[name]);
-  for (const cookie of out.cookies) res.writeHeader('set-cookie', cookie);
-  res.end(out.body);
-}
-
-/** An error answered with an HTML page (the authorization endpoint's own errors, never redirected). */
-export class PageError extends Error {
-  constructor(
-    readonly status: 400 | 403 | 404 | 429 | 503,
-    readonly title: string,
-    readonly detail: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(`${title}: ${detail}`);
-    this.name = 'PageError';
-  }
-}
+const isBodyLimit = (e: unknown): boolean => isError(e, 'too_large');
 
 /**
  * The fields of a query string or form body. RFC 6749 §3.1: a parameter sent without a value is

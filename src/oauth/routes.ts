@@ -19,7 +19,8 @@ import { Authorization, pageFailure } from './authorize.js';
 import { tokenEndpoint } from './token-endpoint.js';
 import { introspectionEndpoint } from './introspection.js';
 import { discoveryDocument, jwksDocument } from './discovery.js';
-import { jsonFailure, route } from './http.js';
+import { jsonFailure, oauthRoute } from './http.js';
+import { route } from '../http/route.js';
 
 export interface OAuthStores {
   clients: ClientStore;
@@ -79,10 +80,10 @@ export function mountOAuth(app: TemplatedApp, stores: OAuthStores, options: Moun
   const { issuer, logger, clock, accessLog } = options;
   const tokens = new TokenService({ keys, grants, clients, users, issuer, accessTtl: options.accessTtl, clock });
   const pages = new Authorization({ clients, users, grants, sessions, signin, throttle, issuer, insecureCookies: options.insecureCookies, clock });
-  const page = { logger, accessLog, fail: pageFailure };
-  const form = { ...page, body: true };
-  const endpoint = { logger, accessLog, fail: jsonFailure, body: true };
-  const document = { logger, accessLog, fail: jsonFailure };
+  const page = oauthRoute({ logger, accessLog, fail: pageFailure });
+  const form = oauthRoute({ logger, accessLog, fail: pageFailure, body: true });
+  const endpoint = oauthRoute({ logger, accessLog, fail: jsonFailure, body: true });
+  const document = oauthRoute({ logger, accessLog, fail: jsonFailure });
   sessions.startPurging((err) => logger.error({ err }, 'purging expired OAuth sessions failed'));
 
   app.get('/oauth/authorize', route(pages.authorize, page));

@@ -84,12 +84,12 @@ export class UserStore {
     this.meta = root.openDB<unknown, string>({ name: 'meta' });
   }
 
-  /** Create a user. RefrainError(400) for a bad e-mail, a short password or an e-mail already taken. */
+  /** Create a user. RefrainError('bad_request') for a bad e-mail, a short password or an e-mail already taken. */
   async create(spec: { email: string; name: string; password: string }): Promise<UserRecord> {
     const problem = userSpecProblem(spec);
-    if (problem) throw new RefrainError(400, problem);
+    if (problem) throw new RefrainError('bad_request', problem);
     const email = normalizeEmail(spec.email);
-    const taken = () => new RefrainError(400, `a user with e-mail ${email} already exists`);
+    const taken = () => new RefrainError('bad_request', `a user with e-mail ${email} already exists`);
     if (this.db.get(emailKey(email)) !== undefined) throw taken();
     const password_hash = await hashPassword(spec.password);
     const record: UserRecord = {
@@ -118,11 +118,11 @@ export class UserStore {
       .sort((a, b) => a.created.localeCompare(b.created) || a.email.localeCompare(b.email)); // oldest first; within a second, by e-mail
   }
 
-  /** Disable a user by id or e-mail: their tokens stop verifying and they cannot log in. RefrainError(404) when unknown. */
+  /** Disable a user by id or e-mail: their tokens stop verifying and they cannot log in. RefrainError('not_found') when unknown. */
   disable(idOrEmail: string): UserRecord {
     return this.db.transactionSync(() => {
       const stored = this.stored(idOrEmail.includes('@') ? this.idOf(idOrEmail) : idOrEmail);
-      if (!stored) throw new RefrainError(404, `no user with id or e-mail ${idOrEmail}`);
+      if (!stored) throw new RefrainError('not_found', `no user with id or e-mail ${idOrEmail}`);
       const disabled = { ...stored, disabled: stored.disabled ?? isoSeconds(Date.now()) };
       this.db.putSync(stored.user_id, disabled);
       this.bumpVersion();

@@ -17,7 +17,7 @@
  * lock on the event loop and stall every other request meanwhile.
  */
 import type { Database, Key } from 'lmdb';
-import { MAX_ID, perCatalog, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
+import { MAX_ID, STRUCTURES_KEY, type Catalog } from '../catalog/store.js';
 import type { TrackRecord } from '../catalog/records.js';
 import { isoSeconds } from '../util/date.js';
 import { creditsOf, trackCredits, type WorkCredits } from './credits.js';
@@ -38,9 +38,6 @@ export interface Submitted {
   /** Catalog tracks whose credits changed (each got a change-log entry). */
   tracks: number[];
 }
-
-/** The works store of a catalog (its databases are opened once per environment). */
-export const worksOf = perCatalog((catalog) => new WorkStore(catalog));
 
 export class WorkStore {
   private readonly works: Database<WorkRecord, number>;

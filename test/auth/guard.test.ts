@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { Guard, UNKNOWN_ENTRY_OVERHEAD, UnknownKeys } from '../../src/auth/guard.js';
+import { Guard, UNKNOWN_ENTRY_OVERHEAD, UnknownKeys } from '../../src/api/guard.js';
 import { isKeyShaped, KEY_SHAPE_HINT, type KeyRecord, type KeyStore } from '../../src/auth/keys.js';
 import { RefrainError } from '../../src/errors.js';
 
@@ -47,7 +47,7 @@ t.test('a malformed or overlong key is refused with 401 before any lookup or cac
   t.teardown(() => guard.close());
   for (const bad of ['x'.repeat(60 * 1024), 'nope', 'A'.repeat(32), `${GOOD} `]) {
     const e = refusal(() => guard.authenticate(bad, ''));
-    t.equal(e.status, 401);
+    t.equal(e.code, 'unauthorized');
     t.equal(e.message, KEY_SHAPE_HINT);
     t.match(e.message, /32 characters 0-9 and a-f/);
   }
@@ -71,7 +71,7 @@ t.test('the unknown-key cache stays under its byte and entry bounds', async (t) 
   let maxBytes = 0;
   let refused = 0;
   for (let i = 0; i < 20_000; i++) {
-    if (refusal(() => guard.authenticate(randomBytes(16).toString('hex'), '')).status === 401) refused++;
+    if (refusal(() => guard.authenticate(randomBytes(16).toString('hex'), '')).code === 'unauthorized') refused++;
     maxBytes = Math.max(maxBytes, guard.unknown.bytes);
   }
   t.equal(refused, 20_000, 'every unknown key refused with 401');

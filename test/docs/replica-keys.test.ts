@@ -7,7 +7,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand } from '../../src/config.js';
-import { startServer } from '../../src/http/server.js';
+import { startServer } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';

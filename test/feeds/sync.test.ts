@@ -174,7 +174,7 @@ t.test('a replica follows its primary through feeds', async (t) => {
 
     // Feed 6's download breaks off halfway: feed 5 is applied and recorded, 6 is not.
     front.control.cut = (url) => (url.includes(six.file) ? Math.floor(six.bytes / 2) : undefined);
-    await t.rejects(syncOnce(replica.data, source), { name: 'IntegrityError', message: /feed 6: the download broke off after \d+ bytes/ });
+    await t.rejects(syncOnce(replica.data, source), { code: 'integrity', message: /feed 6: the download broke off after \d+ bytes/ });
     const replicaCatalog = Catalog.open(replica.data);
     t.same(readState(replicaCatalog, front.url).applied, [5], 'feed 5 was applied and recorded');
     t.ok(replicaCatalog.getTrack(7002), 'feed 5 is in');
@@ -188,7 +188,7 @@ t.test('a replica follows its primary through feeds', async (t) => {
     const bad = Buffer.from(good);
     bad[bad.length >> 1] ^= 0xff;
     writeFileSync(file, bad);
-    await t.rejects(syncOnce(replica.data, source), { name: 'IntegrityError', message: /feed 6: SHA-256 [0-9a-f]{64} does not match/ });
+    await t.rejects(syncOnce(replica.data, source), { code: 'integrity', message: /feed 6: SHA-256 [0-9a-f]{64} does not match/ });
     writeFileSync(file, good);
 
     const resumed = await syncOnce(replica.data, source);

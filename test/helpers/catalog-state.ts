@@ -7,7 +7,7 @@
 import { CONTENT_KINDS, INDEXES, type Catalog } from '../../src/catalog/store.js';
 import type { TrackRecord } from '../../src/catalog/records.js';
 import { trackCredits } from '../../src/works/credits.js';
-import { worksOf } from '../../src/works/store.js';
+import { WorkStore } from '../../src/works/store.js';
 
 const END = 0xffff_ffff;
 
@@ -20,10 +20,11 @@ function records(db: { getRange(o: object): Iterable<{ key: unknown; value: unkn
 
 export function catalogState(catalog: Catalog): Record<string, unknown> {
   catalog.refresh();
+  const works = new WorkStore(catalog);
   return {
     tracks: records(catalog.tracks).map(([id, t]) => {
       const track = t as unknown as TrackRecord;
-      return [id, { ...t, ...trackCredits(track, worksOf(catalog).creditsFor(track.track_isrc)) }];
+      return [id, { ...t, ...trackCredits(track, works.creditsFor(track.track_isrc)) }];
     }),
     artists: records(catalog.artists),
     albums: records(catalog.albums),

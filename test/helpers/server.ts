@@ -8,7 +8,7 @@ import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
 import { KeyStore, type NewKey } from '../../src/auth/keys.js';
 import { parseCommand } from '../../src/config.js';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/http/server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
 import { FIXTURE_RECORDS } from './fixtures.js';
 import { tempDir, writeJsonl } from './tmp.js';

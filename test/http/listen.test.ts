@@ -1,7 +1,8 @@
 /** Listening: a second server on a port already taken refuses to start instead of sharing it. */
 import t from 'tap';
 import { parseCommand } from '../../src/config.js';
-import { startServer, StartupError } from '../../src/http/server.js';
+import { startServer } from '../../src/app.js';
+import { isError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -24,7 +25,7 @@ t.test('a second server on the same port fails with a clear message', async (t) 
   const second = startServer(config, { logger: createLogger('silent') });
   second.then((s) => t.teardown(() => s.close()), () => undefined);
   const error = await second.then(() => undefined, (e: unknown) => e);
-  t.ok(error instanceof StartupError, 'a StartupError: shown to the operator without a stack trace');
+  t.ok(isError(error, 'startup'), 'a startup error: shown to the operator without a stack trace');
   t.match((error as Error | undefined)?.message, new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${first.server.port}: port ${first.server.port} is already in use`));
   // The first server still answers every request: nothing was shared.
   for (let i = 0; i < 20; i++) t.equal((await first.get('/healthz')).status, 200);

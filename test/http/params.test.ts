@@ -1,5 +1,5 @@
 import t from 'tap';
-import { boolParam, codeParam, countryParam, idParam, intParam, paramHint, parseQuery, sortParam, yyyymmddParam } from '../../src/http/params.js';
+import { boolParam, codeParam, countryParam, idParam, intParam, paramHint, parseQuery, sortParam, yyyymmddParam } from '../../src/api/params.js';
 import { z } from 'zod';
 
 t.test('parseQuery drops empty values and keeps the first of repeats', async (t) => {

@@ -10,7 +10,6 @@ import { startTestServer, type TestServer, apiStatus } from '../helpers/server.j
 import { writeJsonl } from '../helpers/tmp.js';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { worksOf } from '../../src/works/store.js';
 import { Work } from '../../src/works/resource.js';
 import type { Scope } from '../../src/oauth/scopes.js';
 import type { Plan } from '../../src/auth/keys.js';
@@ -151,7 +150,7 @@ t.test('work.post', async (t) => {
     const notJson = await post(s, undefined, { apikey: enterprise.key }, '{"data":');
     t.equal(notJson.status, 400);
     t.equal(notJson.hint, 'the body is not valid JSON');
-    t.notOk(worksOf(s.server.catalog).find(enterprise.keyId, 'FS-0001'), 'nothing was stored by a refused submission');
+    t.notOk(s.server.works.find(enterprise.keyId, 'FS-0001'), 'nothing was stored by a refused submission');
   });
 
   t.test('a valid submission answers the Work record of the spec', async (t) => {
@@ -237,7 +236,7 @@ t.test('work.post', async (t) => {
     const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => post(s, work({ identifier: 'RACE-1', title: `Take ${i}`, isrc: [] }), key)));
     t.same(replies.map((r) => r.status), Array(10).fill(200));
     t.same(replies.map((r) => r.body.submissions.length).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 'each saw the ones before it');
-    const store = worksOf(s.server.catalog);
+    const store = s.server.works;
     const stored = store.find(enterprise.keyId, 'RACE-1')!;
     t.equal(store.submissionsOf(stored.work_id).length, 10, '10 submissions recorded');
     t.equal(new Set(replies.map((r) => r.body.work_id)).size, 1, 'one work');

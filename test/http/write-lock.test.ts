@@ -10,7 +10,6 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { startTestServer } from '../helpers/server.js';
-import { worksOf } from '../../src/works/store.js';
 
 const HOLDER = path.resolve(import.meta.dirname, '../fixtures/hold-write-lock.ts');
 /** How long the other process holds the lock at most: long enough that a blocked event loop shows. */
@@ -26,7 +25,7 @@ const WORK = {
 t.test('work.post and counter flushes wait for the write lock without blocking other requests', async (t) => {
   const s = await startTestServer(t);
   const enterprise = s.makeKey({ plan: 'enterprise', label: 'lock test' });
-  const store = worksOf(s.server.catalog);
+  const store = s.server.works;
   const submit = store.submit.bind(store);
   let entered!: () => void;
   const submitting = new Promise<void>((resolve) => (entered = resolve));

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { escapeXml, toXml } from '../../src/http/xml.js';
+import { escapeXml, toXml } from '../../src/util/xml.js';
 
 t.test('toXml shapes lists as the public API does', async (t) => {
   const xml = toXml({ message: { header: { status_code: 200 }, body: { track_list: [{ track: { id: 1 } }, { track: { id: 2 } }], tags: ['a', 'b'], none: null, empty: [] } } });

@@ -10,7 +10,7 @@ import { importFiles } from '../../src/catalog/import.js';
 import { buildIndex, removeStaleGenerations } from '../../src/index/service/build.js';
 import { currentGeneration, indexRoot } from '../../src/index/store/layout.js';
 import { parseCommand } from '../../src/config.js';
-import { startServer } from '../../src/http/server.js';
+import { startServer } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
 import { FIXTURE_RECORDS } from '../helpers/fixtures.js';
 import { tempDir, writeJsonl } from '../helpers/tmp.js';

@@ -14,7 +14,7 @@ import { importFiles } from '../../src/catalog/import.js';
 import { currentGeneration } from '../../src/index/store/layout.js';
 import { writeJsonl } from '../helpers/tmp.js';
 import { parseCommand } from '../../src/config.js';
-import { startServer } from '../../src/http/server.js';
+import { startServer } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
 import { LYRICS } from '../helpers/fixtures.js';
 import { generateCatalog } from '../../src/generate/index.js';

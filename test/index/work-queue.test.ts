@@ -45,7 +45,7 @@ t.test('a task whose deadline passes while it waits is answered 503 then, and ne
   const waiting = q.submit({ kind: 'tracks', cost: 1000, deadline: sent + 100, run: async () => void (ran = true) });
   const e = await refusal(waiting);
   const after = Date.now() - sent;
-  t.equal(e.status, 503);
+  t.equal(e.code, 'busy');
   t.match(e.hint, /system busy: the query did not finish within 100 ms/);
   t.same(e.headers, { 'Retry-After': '1' });
   t.ok(after >= 99 && after < 1000, `answered at its deadline (${after} ms), while the worker is still busy`);
@@ -69,7 +69,7 @@ t.test('a task that can no longer finish in time is dropped when dequeued, not r
   blocker.release();
   await running;
   const e = await refusal(waiting);
-  t.equal(e.status, 503);
+  t.equal(e.code, 'busy');
   t.match(e.hint, /did not finish within 2000 ms/);
   t.notOk(ran, 'not run');
   t.equal(q.stats.dropped, 1);
@@ -83,13 +83,13 @@ t.test('admission refuses by count and by estimated cost, at once', async (t) =>
   const admitted = q.submit({ kind: 'fingerprint', cost: 20_000, deadline: Date.now() + 2000, run: async () => 'first' });
 
   const byCost = await refusal(q.submit({ kind: 'fingerprint', cost: 20_000, deadline: Date.now() + 2000, run: async () => 'never' }));
-  t.equal(byCost.status, 503);
+  t.equal(byCost.code, 'busy');
   t.match(byCost.hint, /would add up to 40,000 characters of text \(limit 30,000\)/);
   t.same(byCost.headers, { 'Retry-After': '1' });
 
   const small = q.submit({ kind: 'tracks', cost: 1000, deadline: Date.now() + 2000, run: async () => 'second' });
   const byCount = await refusal(q.submit({ kind: 'tracks', cost: 1000, deadline: Date.now() + 2000, run: async () => 'never' }));
-  t.equal(byCount.status, 503);
+  t.equal(byCount.code, 'busy');
   t.match(byCount.hint, /every index worker is occupied and 2 queries are waiting/);
   t.same(byCount.headers, { 'Retry-After': '1' });
   t.equal(q.stats.rejectedBusy, 2);
@@ -115,7 +115,7 @@ t.test('admission refuses a task whose estimated wait and run would pass the dea
   }
   // The 14th would wait 13 × 150 ms and take 150 ms more: past 2,000 ms.
   t.equal(accepted.length, 13, 'thirteen fit in the deadline');
-  t.equal(refused?.status, 503);
+  t.equal(refused?.code, 'busy');
   t.match(refused?.hint, /would wait about 1950 ms for an index worker and take about 150 ms, past the 2000 ms deadline/);
   t.same(refused?.headers, { 'Retry-After': '2' });
   blocker.release();
@@ -138,7 +138,7 @@ t.test('check() refuses, before any body is read, what submit() would refuse, an
     thrown = e;
   }
   t.ok(thrown instanceof RefrainError, 'over the cost bound: refused');
-  t.equal((thrown as RefrainError).status, 503);
+  t.equal((thrown as RefrainError).code, 'busy');
   t.match((thrown as RefrainError).hint, /characters of text \(limit 30,000\)/);
   t.equal(q.stats.rejectedBusy, 1, 'counted as a refusal');
   t.equal(q.stats.queued, 1, 'nothing was queued by the checks');

@@ -59,7 +59,7 @@ t.test('authenticate: right secret only, live clients only', async (t) => {
 
 t.test('revoke of an unknown client is a 404', async (t) => {
   const store = openStore(t);
-  t.throws(() => store.revoke('c_nope'), new RefrainError(404, 'no client with id c_nope'));
+  t.throws(() => store.revoke('c_nope'), new RefrainError('not_found', 'no client with id c_nope'));
 });
 
 t.test('registration rules', async (t) => {
@@ -78,7 +78,7 @@ t.test('registration rules', async (t) => {
   t.equal(problem({ redirectUris: [] }), 'the authorization code flow needs at least one redirect URI');
   t.equal(problem({ redirectUris: [], grantTypes: ['client_credentials'] }), undefined, 'client credentials need no redirect URI');
   t.equal(problem({ redirectUris: ['https://a.example/cb#x'] }), 'redirect URI https://a.example/cb#x has a fragment (RFC 6749 §3.1.2)');
-  t.throws(() => store.create({ ...SPEC, redirectUris: ['/cb'] }), new RefrainError(400, 'redirect URI /cb is not an absolute URL'));
+  t.throws(() => store.create({ ...SPEC, redirectUris: ['/cb'] }), new RefrainError('bad_request', 'redirect URI /cb is not an absolute URL'));
   t.same(store.list(), [], 'nothing stored on a refused registration');
 });
 

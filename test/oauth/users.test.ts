@@ -45,18 +45,18 @@ t.test('create, get, list, verifyPassword, disable', async (t) => {
 
 t.test('create refuses bad e-mails, short passwords and duplicates', async (t) => {
   const store = openStore(t);
-  await t.rejects(store.create({ email: 'not-an-email', name: 'X', password: PASSWORD }), new RefrainError(400, 'not-an-email is not an e-mail address'));
-  await t.rejects(store.create({ email: 'a@example.com', name: 'X', password: '123456789' }), new RefrainError(400, 'the password must have at least 10 characters'));
-  await t.rejects(store.create({ email: 'a@example.com', name: ' ', password: PASSWORD }), new RefrainError(400, 'the name must have 1 to 200 characters'));
+  await t.rejects(store.create({ email: 'not-an-email', name: 'X', password: PASSWORD }), new RefrainError('bad_request', 'not-an-email is not an e-mail address'));
+  await t.rejects(store.create({ email: 'a@example.com', name: 'X', password: '123456789' }), new RefrainError('bad_request', 'the password must have at least 10 characters'));
+  await t.rejects(store.create({ email: 'a@example.com', name: ' ', password: PASSWORD }), new RefrainError('bad_request', 'the name must have 1 to 200 characters'));
   await store.create({ email: 'a@example.com', name: 'A', password: PASSWORD });
-  await t.rejects(store.create({ email: 'A@EXAMPLE.COM', name: 'B', password: PASSWORD }), new RefrainError(400, 'a user with e-mail a@example.com already exists'));
+  await t.rejects(store.create({ email: 'A@EXAMPLE.COM', name: 'B', password: PASSWORD }), new RefrainError('bad_request', 'a user with e-mail a@example.com already exists'));
   t.equal(store.list().length, 1);
 });
 
 t.test('disable of an unknown user is a 404', async (t) => {
   const store = openStore(t);
-  t.throws(() => store.disable('u_nope'), new RefrainError(404, 'no user with id or e-mail u_nope'));
-  t.throws(() => store.disable('nobody@example.com'), new RefrainError(404, 'no user with id or e-mail nobody@example.com'));
+  t.throws(() => store.disable('u_nope'), new RefrainError('not_found', 'no user with id or e-mail u_nope'));
+  t.throws(() => store.disable('nobody@example.com'), new RefrainError('not_found', 'no user with id or e-mail nobody@example.com'));
 });
 
 t.test('an unknown e-mail costs one scrypt, like a known one', async (t) => {

@@ -1,7 +1,7 @@
 /** work.post's data refuses a NUL (or any control character) in its text and the year 0000 (issue 11, item 12). */
 import t from 'tap';
 import { MIN_YEAR, workInput } from '../../src/works/schema.js';
-import { paramHint } from '../../src/http/params.js';
+import { paramHint } from '../../src/api/params.js';
 
 const WORK = { identifier: 'W-1', title: 'A Song', owners: { writer: [{ name: 'Ada', perf_ownership_share: 5000 }] } };
 const hint = (data: Record<string, unknown>) => {

@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
 import { workInput } from '../../src/works/schema.js';
-import { worksOf } from '../../src/works/store.js';
+import { WorkStore } from '../../src/works/store.js';
 import { tempDir, writeJsonl } from '../helpers/tmp.js';
 
 const track = { type: 'track', track_id: 1, track_name: 'Song', artist_id: 1, artist_name: 'Artist', track_isrc: 'GBAAA2000001' };
@@ -19,7 +19,7 @@ async function open(t: Test) {
   const catalog = Catalog.open(dir);
   await importFiles(catalog, [writeJsonl(dir, 'c.jsonl', [track])]);
   t.teardown(() => catalog.close());
-  return { catalog, store: worksOf(catalog) };
+  return { catalog, store: new WorkStore(catalog) };
 }
 
 t.test('a failed submission changes nothing', async (t) => {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentAlbum } from '../present/artist.js';
 import { Album } from '../resources.js';
-import { notFound } from '../../errors.js';
-import { idParam } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import { idParam } from '../params.js';
 
 export default defineMethod({
   name: 'album.get',
@@ -15,7 +15,7 @@ export default defineMethod({
   statuses: [400, 404],
   handle(ctx, p) {
     const album = ctx.catalog.getAlbum(p.album_id);
-    if (!album) throw notFound(`no album with album_id ${p.album_id}`);
+    if (!album) throw new RefrainError('not_found', `no album with album_id ${p.album_id}`);
     return { album: presentAlbum(ctx, album) };
   },
 });

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
-import { notFound } from '../../errors.js';
-import { boolParam, idParam, pageParams } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import { boolParam, idParam, pageParams } from '../params.js';
 import type { TrackRecord } from '../../catalog/records.js';
 import { pageOf } from './paging.js';
 
@@ -20,7 +20,7 @@ export default defineMethod({
   body: z.object({ track_list: z.array(z.object({ track: Track })) }),
   statuses: [400, 404],
   handle(ctx, p) {
-    if (!ctx.catalog.getAlbum(p.album_id)) throw notFound(`no album with album_id ${p.album_id}`);
+    if (!ctx.catalog.getAlbum(p.album_id)) throw new RefrainError('not_found', `no album with album_id ${p.album_id}`);
     let tracks = ctx.catalog
       .idsOf('album_tracks', p.album_id)
       .map((id) => ctx.catalog.getTrack(id))

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentAlbum } from '../present/artist.js';
 import { Album } from '../resources.js';
-import { notFound } from '../../errors.js';
-import { boolParam, idParam, pageParams, sortParam } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import { boolParam, idParam, pageParams, sortParam } from '../params.js';
 import type { AlbumRecord } from '../../catalog/records.js';
 import { pageOf } from './paging.js';
 
@@ -21,7 +21,7 @@ export default defineMethod({
   body: z.object({ album_list: z.array(z.object({ album: Album })) }),
   statuses: [400, 404],
   handle(ctx, p) {
-    if (!ctx.catalog.getArtist(p.artist_id)) throw notFound(`no artist with artist_id ${p.artist_id}`);
+    if (!ctx.catalog.getArtist(p.artist_id)) throw new RefrainError('not_found', `no artist with artist_id ${p.artist_id}`);
     let albums = ctx.catalog
       .idsOf('artist_albums', p.artist_id)
       .map((id) => ctx.catalog.getAlbum(id))

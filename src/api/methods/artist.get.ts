@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentArtist } from '../present/artist.js';
 import { Artist } from '../resources.js';
-import { notFound } from '../../errors.js';
-import { idParam } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import { idParam } from '../params.js';
 
 export default defineMethod({
   name: 'artist.get',
@@ -15,7 +15,7 @@ export default defineMethod({
   statuses: [400, 404],
   handle(ctx, p) {
     const artist = ctx.catalog.getArtist(p.artist_id);
-    if (!artist) throw notFound(`no artist with artist_id ${p.artist_id}`);
+    if (!artist) throw new RefrainError('not_found', `no artist with artist_id ${p.artist_id}`);
     return { artist: presentArtist(ctx, artist) };
   },
 });

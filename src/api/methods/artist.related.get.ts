@@ -10,8 +10,8 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentArtist } from '../present/artist.js';
 import { Artist } from '../resources.js';
-import { notFound } from '../../errors.js';
-import { idParam, pageParams } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import { idParam, pageParams } from '../params.js';
 import { Catalog } from '../../catalog/store.js';
 import type { ArtistRecord } from '../../catalog/records.js';
 import { pageOf } from './paging.js';
@@ -29,7 +29,7 @@ export default defineMethod({
   statuses: [400, 404],
   handle(ctx, p) {
     const artist = ctx.catalog.getArtist(p.artist_id);
-    if (!artist) throw notFound(`no artist with artist_id ${p.artist_id}`);
+    if (!artist) throw new RefrainError('not_found', `no artist with artist_id ${p.artist_id}`);
     const shared = new Map<number, { id: number; n: number; rating: number }>();
     for (const genre of Catalog.artistGenres(artist)) {
       for (const { id, rating } of ctx.catalog.artistsOfGenre(genre, PER_GENRE)) {

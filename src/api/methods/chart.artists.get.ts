@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentArtist } from '../present/artist.js';
 import { Artist } from '../resources.js';
-import { countryParam, pageParams } from '../../http/params.js';
+import { countryParam, pageParams } from '../params.js';
 import type { ArtistRecord } from '../../catalog/records.js';
 import type { ApiContext } from '../method.js';
 import { availableIn, chartCountries, rankedPage } from './chart.js';

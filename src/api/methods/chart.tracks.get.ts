@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
-import { boolParam, countryParam, pageParams } from '../../http/params.js';
+import { boolParam, countryParam, pageParams } from '../params.js';
 import type { TrackRecord } from '../../catalog/records.js';
 import { availableIn, chartCountries, rankedPage } from './chart.js';
 

@@ -11,7 +11,7 @@ export const MAX_SCAN = 50_000;
 
 /** The countries whose restrictions a chart honours: the caller's and the one asked for. */
 export function chartCountries(ctx: ApiContext, country: string | undefined): string[] {
-  return [...new Set([ctx.key.country, country ?? ''].filter(Boolean))];
+  return [...new Set([ctx.caller.country, country ?? ''].filter(Boolean))];
 }
 
 export function availableIn(restricted: 0 | 1, rr: { allowed: string[]; blocked: string[] }, countries: string[]): boolean {

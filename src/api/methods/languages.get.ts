@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { iso6393 } from 'iso-639-3';
 import { defineMethod } from '../method.js';
-import { boolParam } from '../../http/params.js';
+import { boolParam } from '../params.js';
 
 interface Language {
   language_iso_code_1: string;

@@ -4,8 +4,8 @@ import type { ApiContext } from '../method.js';
 import type { SubtitleRecord, TrackRecord } from '../../catalog/records.js';
 import { contentOf } from '../lookup.js';
 import { presentSubtitle } from '../present/content.js';
-import { forbidden } from '../../errors.js';
-import { intParam } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import { intParam } from '../params.js';
 import { parseLrc, toDfxp, toMxm } from '../subtitle-format.js';
 import { checkLength } from './length-filter.js';
 
@@ -23,7 +23,7 @@ type SubtitleOptions = z.output<z.ZodObject<typeof subtitleParams>>;
 
 /** Subtitles need the basic or enterprise plan. */
 export function checkSubtitlePlan(ctx: ApiContext): void {
-  if (ctx.key.plan === 'free') throw forbidden('Forbidden: subtitles need the basic or enterprise plan');
+  if (ctx.caller.plan === 'free') throw new RefrainError('forbidden', 'Forbidden: subtitles need the basic or enterprise plan');
 }
 
 /** A track's subtitle record, after the length filter (404 without one; header.instrumental set either way). */

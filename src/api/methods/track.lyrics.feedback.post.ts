@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { contentOf, findTrack, trackIdParams } from '../lookup.js';
-import { idParam } from '../../http/params.js';
-import { notFound } from '../../errors.js';
+import { idParam } from '../params.js';
+import { RefrainError } from '../../errors.js';
 import { FEEDBACK } from '../../contributions/store.js';
 import { Contribution } from '../../contributions/present.js';
 import { contribute } from './contribution.js';
@@ -34,7 +34,7 @@ export default defineMethod({
     const track = findTrack(ctx.catalog, p, (t) => t.has_lyrics === 1);
     const lyrics = contentOf(ctx.catalog, track, 'lyrics');
     if (p.lyrics_id !== undefined && p.lyrics_id !== lyrics.lyrics_id) {
-      throw notFound(`track ${track.track_id}'s lyrics have lyrics_id ${lyrics.lyrics_id}, not ${p.lyrics_id}`);
+      throw new RefrainError('not_found', `track ${track.track_id}'s lyrics have lyrics_id ${lyrics.lyrics_id}, not ${p.lyrics_id}`);
     }
     return contribute(ctx, { type: 'feedback', track_id: track.track_id, feedback: p.feedback });
   },

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
-import { intParam } from '../../http/params.js';
+import { intParam } from '../params.js';
 import { RefrainError } from '../../errors.js';
 
 /**
@@ -25,7 +25,7 @@ export function requireScreenable(text: string): void {
   const unspaced = text.match(UNSPACED)?.length ?? 0;
   if (unspaced >= MIN_UNSPACED) return;
   throw new RefrainError(
-    400,
+    'bad_request',
     `data.text must hold at least ${MIN_WORDS} words, or ${MIN_UNSPACED} characters of a script written without spaces (it has ${words} ${words === 1 ? 'word' : 'words'})`,
   );
 }
@@ -60,11 +60,11 @@ export default defineMethod({
   },
   async handle(ctx, p) {
     const limit = p.limit ?? p.size;
-    if (limit > p.size) throw new RefrainError(400, `limit must be between 1 and size (${p.size})`);
+    if (limit > p.size) throw new RefrainError('bad_request', `limit must be between 1 and size (${p.size})`);
     const text = p.data.text;
     const max = ctx.options.maxFingerprintChars;
-    if (text.trim() === '') throw new RefrainError(400, 'data.text is empty');
-    if (text.length > max) throw new RefrainError(400, `data.text is ${text.length} characters long; the limit is ${max}`);
+    if (text.trim() === '') throw new RefrainError('bad_request', 'data.text is empty');
+    if (text.length > max) throw new RefrainError('bad_request', `data.text is ${text.length} characters long; the limit is ${max}`);
     requireScreenable(text);
 
     const hits = await ctx.index.fingerprint(text, p.size);

@@ -22,7 +22,7 @@ export default defineMethod({
     const sunset = Date.parse(`${ctx.options.lyricslensSunset}T00:00:00Z`);
     const sunsetHttp = new Date(sunset).toUTCString();
     if (ctx.now >= sunset) {
-      throw new RefrainError(410, `track.lyricslens.get was removed on ${ctx.options.lyricslensSunset}: use track.lyrics.analysis.get`, {
+      throw new RefrainError('gone', `track.lyricslens.get was removed on ${ctx.options.lyricslensSunset}: use track.lyrics.analysis.get`, {
         Sunset: sunsetHttp,
         Link: '</ws/1.1/track.lyrics.analysis.get>; rel="successor-version"',
       });

@@ -3,8 +3,8 @@ import { defineMethod } from '../method.js';
 import { findContent, trackIdParams } from '../lookup.js';
 import { presentRichsync } from '../present/content.js';
 import { Richsync } from '../resources.js';
-import { forbidden } from '../../errors.js';
-import { intParam } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import { intParam } from '../params.js';
 import { checkLength } from './length-filter.js';
 
 export default defineMethod({
@@ -20,7 +20,7 @@ export default defineMethod({
   body: z.object({ richsync: Richsync }),
   statuses: [400, 403, 404],
   handle(ctx, p) {
-    if (ctx.key.plan === 'free') throw forbidden('Forbidden: richsync needs the basic or enterprise plan');
+    if (ctx.caller.plan === 'free') throw new RefrainError('forbidden', 'Forbidden: richsync needs the basic or enterprise plan');
     const { track, content: richsync } = findContent(ctx.catalog, p, 'richsync');
     checkLength('richsync', richsync.richsync_length, p.f_richsync_length, p.f_richsync_length_max_deviation);
     ctx.header.available = 1;

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
-import { badRequest } from '../../errors.js';
-import { boolParam, idParam, pageParams, sortParam, yyyymmddParam } from '../../http/params.js';
+import { RefrainError } from '../../errors.js';
+import { boolParam, idParam, pageParams, sortParam, yyyymmddParam } from '../params.js';
 import { normalizeText } from '../../index/kernel/normalize.js';
 import { packLanguage } from '../../index/text/terms.js';
 import type { TrackQuery, WordParam } from '../../index/text/search.js';
@@ -56,7 +56,7 @@ export default defineMethod({
   statuses: [400, 503],
   async handle(ctx, p) {
     const offset = (p.page - 1) * p.page_size;
-    if (offset + p.page_size > MAX_RESULT_WINDOW) throw badRequest(`page × page_size must stay within ${MAX_RESULT_WINDOW} results`);
+    if (offset + p.page_size > MAX_RESULT_WINDOW) throw new RefrainError('bad_request', `page × page_size must stay within ${MAX_RESULT_WINDOW} results`);
     const query: TrackQuery = {
       words: {},
       artistId: p.f_artist_id,
@@ -79,7 +79,7 @@ export default defineMethod({
     for (const name of WORD_PARAMS) {
       const text = p[name];
       if (text === undefined) continue;
-      if (!normalizeText(text)) throw badRequest(`${name} holds no letters or digits to search for`);
+      if (!normalizeText(text)) throw new RefrainError('bad_request', `${name} holds no letters or digits to search for`);
       query.words[name] = text;
     }
     const result = await ctx.index.searchTracks(query);

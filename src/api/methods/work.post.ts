@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../method.js';
 import { workInput } from '../../works/schema.js';
-import { worksOf } from '../../works/store.js';
 import { presentWork } from '../../works/present.js';
 import { Work } from '../../works/resource.js';
 
@@ -22,7 +21,7 @@ export default defineMethod({
   statuses: [400, 403, 413],
   // Asynchronous: the write waits for LMDB's write lock off the event loop (an import may hold it).
   async handle(ctx, p) {
-    const { work, submissions, source } = await worksOf(ctx.catalog).submit({ id: ctx.key.key_id, name: ctx.key.label }, p.data, ctx.now);
+    const { work, submissions, source } = await ctx.works.submit({ id: ctx.caller.key_id, name: ctx.caller.label }, p.data, ctx.now);
     return presentWork(work, submissions, source);
   },
 });

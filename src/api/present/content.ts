@@ -44,11 +44,11 @@ function access(ctx: ApiContext, c: Restrictable) {
   return { restricted, copyright: restricted ? RESTRICTED_NOTICE : c.lyrics_copyright };
 }
 
-const tracking = (ctx: ApiContext, t: TrackRecord, content: TrackedContent) => ctx.links.tracking(ctx.key.key_id, t.track_id, content);
+const tracking = (ctx: ApiContext, t: TrackRecord, content: TrackedContent) => ctx.links.tracking(ctx.caller.key_id, t.track_id, content);
 
 export function presentLyrics(ctx: ApiContext, t: TrackRecord, l: LyricsRecord): Record<string, unknown> {
   const { restricted, copyright } = access(ctx, l);
-  const free = ctx.key.plan === 'free' && !restricted;
+  const free = ctx.caller.plan === 'free' && !restricted;
   return {
     lyrics_id: l.lyrics_id,
     verified: l.verified,
@@ -74,7 +74,7 @@ export function presentLyrics(ctx: ApiContext, t: TrackRecord, l: LyricsRecord):
 export function presentLyricsTranslation(ctx: ApiContext, t: TrackRecord, l: LyricsRecord, x: Translation | undefined): Record<string, unknown> {
   if (!x) return {};
   const restricted = isRestricted(l.restricted || x.restricted, l.region_restriction, ctx.country);
-  const free = ctx.key.plan === 'free' && !restricted;
+  const free = ctx.caller.plan === 'free' && !restricted;
   return {
     lyrics_body: restricted ? '' : free ? freeExcerpt(x.lyrics_body) : x.lyrics_body,
     selected_language: x.language,

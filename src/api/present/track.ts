@@ -2,7 +2,6 @@
 import type { TrackRecord } from '../../catalog/records.js';
 import type { ApiContext } from '../method.js';
 import { isRestricted } from '../restrict.js';
-import { worksOf } from '../../works/store.js';
 
 export interface TrackView {
   /** Include `track_lyrics_translation_status` (track.search, matcher, track.get; not fingerprint). */
@@ -14,7 +13,7 @@ export interface TrackView {
  * linked to its ISRC by work.post (one LMDB read; docs/api.md, work.post).
  */
 export function creditsOfTrack(ctx: ApiContext, t: TrackRecord): { writer_list: unknown[]; publisher_list: unknown[] } {
-  return worksOf(ctx.catalog).creditsOfTrack(t);
+  return ctx.works.creditsOfTrack(t);
 }
 
 export function presentTrack(ctx: ApiContext, t: TrackRecord, view: TrackView = { translationStatus: true }): Record<string, unknown> {

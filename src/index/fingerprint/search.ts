@@ -25,7 +25,7 @@ import { column, type LoadedIndex } from '../store/layout.js';
 import { normalizeText } from '../kernel/normalize.js';
 import { PostingsView } from '../store/postings.js';
 import { lowerBound } from '../kernel/posting-ops.js';
-import { DeadlineError } from '../kernel/deadline.js';
+import { pastDeadline } from '../kernel/deadline.js';
 import { TopK } from '../kernel/topk.js';
 
 /**
@@ -128,7 +128,7 @@ export class FingerprintSearcher {
     // Vote of the best-voted candidate that verified as a real match (similarity ≥ 50).
     let strongVote = 0;
     for (const { doc, vote } of candidates) {
-      if (Date.now() > deadline) throw new DeadlineError();
+      if (Date.now() > deadline) throw pastDeadline();
       // Far fewer votes than a verified match: a lyric sharing only clichés with the query.
       if (vote < strongVote * STOP_RATIO) break;
       if (verify(this.track[doc], this.common[doc]) >= 50 && strongVote === 0) strongVote = vote;
@@ -137,7 +137,7 @@ export class FingerprintSearcher {
     // the lyrics holding them all, which are verified the same way.
     if (keys < FEW_KEYS && this.wordCandidates) {
       for (const c of this.wordCandidates(text, verified, deadline)) {
-        if (Date.now() > deadline) throw new DeadlineError();
+        if (Date.now() > deadline) throw pastDeadline();
         if (!seen.has(c.commontrack)) verify(c.track, c.commontrack);
       }
     }

@@ -3,7 +3,7 @@
  * per-document weights, membership, and a vote board for "which documents hold most of these keys".
  */
 import { TopK } from './topk.js';
-import { DeadlineError } from './deadline.js';
+import { pastDeadline } from './deadline.js';
 
 /**
  * A word clause's matching documents, ascending, with the relevance each earns: one number when
@@ -41,7 +41,7 @@ export class VoteBoard {
     let read = 0;
     for (const list of lists) {
       if (read > 0 && read + list.length > budget) break;
-      if (Date.now() > deadline) throw new DeadlineError();
+      if (Date.now() > deadline) throw pastDeadline();
       read += list.length;
       this.readShare += this.perGram;
       for (let i = 0; i < list.length; i++) {
@@ -115,7 +115,7 @@ export function intersect(clauses: Clause[], deadline: number): Clause {
   const sorted = [...clauses].sort((a, b) => a.docs.length - b.docs.length);
   let acc: Clause = sorted[0];
   for (let c = 1; c < sorted.length && acc.docs.length > 0; c++) {
-    if (Date.now() > deadline) throw new DeadlineError();
+    if (Date.now() > deadline) throw pastDeadline();
     acc = intersectTwo(acc, sorted[c]);
   }
   return acc;

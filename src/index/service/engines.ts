@@ -4,6 +4,7 @@
  * the text index's lyrics words; and the text searches. bench/fingerprint builds the same engines.
  */
 import type { Catalog } from '../../catalog/store.js';
+import { byPopularity } from '../../catalog/records.js';
 import type { LoadedIndex } from '../store/layout.js';
 import { FingerprintSearcher } from '../fingerprint/search.js';
 import { TextSearcher } from '../text/search.js';
@@ -27,7 +28,7 @@ export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (tra
   const versionsOf = (commontrack: number, indexed: number): number[] => {
     const tracks = catalog.idsOf('commontrack', commontrack).map((id) => catalog.getTrack(id)).filter((t) => t !== undefined);
     if (tracks.length === 0) return catalog.getTrack(indexed) ? [indexed] : [];
-    tracks.sort((a, b) => b.track_rating - a.track_rating || b.num_favourite - a.num_favourite || a.track_id - b.track_id);
+    tracks.sort(byPopularity);
     return tracks.map((t) => t.track_id);
   };
   /** A recording's popularity: the rating of its most popular track. */

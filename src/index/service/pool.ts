@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { Catalog } from '../../catalog/store.js';
-import { RefrainError } from '../../errors.js';
+import { isWireError, RefrainError, type WireError } from '../../errors.js';
 import { buildIndex, isCurrent, removeStaleGenerations } from './build.js';
 import { oneShotWorker, siblingModule } from '../../util/one-shot-worker.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from '../store/layout.js';
@@ -18,6 +18,7 @@ import type { FingerprintHit } from '../fingerprint/search.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
 import { TextIndex } from '../text/text-index.js';
 import { preciseMatch } from '../text/matcher.js';
+import { normalizeName } from '../kernel/normalize.js';
 import { WorkQueue } from './work-queue.js';
 
 export interface IndexServiceOptions {
@@ -48,14 +49,13 @@ export interface IndexStats {
   rejectedDeadline: number;
 }
 
-const BUSY = (): RefrainError =>
-  new RefrainError(503, 'system busy: every index worker is occupied and the queue is full; retry in a moment', { 'Retry-After': '1' });
-
 /**
  * Estimated cost of a task in characters of text, for the queue's cost bound and run-time estimates:
  * a fingerprint's text length (its work grows with it); a search or match counts as SEARCH_COST.
  */
 const SEARCH_COST = 1000;
+/** Match results kept per generation and catalog state. */
+const MATCH_CACHE_SIZE = 50_000;
 const costOf = (task: Task): number => (task.op === 'fingerprint' ? task.text.length : SEARCH_COST);
 
 /** Emits `generation` (its number) after a new generation is swapped in. */
@@ -63,6 +63,8 @@ export class IndexService extends EventEmitter {
   private index!: LoadedIndex;
   /** What tasks carry of the current generation (computed once per generation). */
   private handle!: IndexHandle;
+  /** Match results of one generation and catalog state (`version`), oldest dropped first past MATCH_CACHE_SIZE. */
+  private matches: { version: string; results: Map<string, MatchResult> } = { version: '', results: new Map() };
   /** The current generation's text index, for the work done on this thread (the precise match). */
   private text!: TextIndex;
   private readonly pool: Piscina<TaskEnvelope, TaskResult>;
@@ -152,14 +154,23 @@ export class IndexService extends EventEmitter {
   }
 
   /**
-   * The precise stage here (a few microseconds: cheaper than the hand-off), the others in a
-   * worker when it finds nothing (or every stage there, when the precise one would read too many
-   * tracks for this thread).
+   * The matcher's one entry point. A result of the current generation and catalog state comes from
+   * the cache (`cached`); else the precise stage runs here (a few microseconds: cheaper than the
+   * hand-off), the others in a worker when it finds nothing (or every stage there, when the precise
+   * one would read too many tracks for this thread).
    */
-  async match(query: MatchQuery): Promise<MatchResult> {
-    const precise = preciseMatch(this.text, this.options.catalog, query);
-    if (precise && precise !== 'unsure') return precise;
-    return (await this.run({ op: 'match', query, afterPrecise: precise === undefined })) as MatchResult;
+  async match(query: MatchQuery): Promise<MatchResult & { cached: boolean }> {
+    const version = `${this.generation}:${this.options.catalog.lastChange()}`;
+    if (this.matches.version !== version) this.matches = { version, results: new Map() };
+    const { results } = this.matches;
+    const key = `${normalizeName(query.title)}\u0000${normalizeName(query.artist)}`;
+    const known = results.get(key);
+    if (known) return { ...known, cached: true };
+    let result = preciseMatch(this.text, this.options.catalog, query);
+    if (!result || result === 'unsure') result = (await this.run({ op: 'match', query, afterPrecise: result === undefined })) as MatchResult;
+    if (results.size >= MATCH_CACHE_SIZE) results.delete(results.keys().next().value as string);
+    results.set(key, result);
+    return { ...result, cached: false };
   }
 
   /** Look for a new generation, or for catalog changes that settled without one (each second). */
@@ -201,19 +212,11 @@ export class IndexService extends EventEmitter {
    * already past it). A worker new to the generation asks for its handle once.
    */
   private async send(envelope: TaskEnvelope, handle: IndexHandle): Promise<TaskResult> {
-    try {
-      const result = await this.pool.run(envelope);
-      return result === NEEDS_INDEX ? await this.pool.run({ ...envelope, index: handle }) : result;
-    } catch (e) {
-      throw this.failure(e);
-    }
-  }
-
-  private failure(e: unknown): Error {
-    const message = e instanceof Error ? e.message : String(e);
-    if (message === 'Task queue is at limit') return BUSY();
-    if ((e instanceof Error && e.name === 'DeadlineError') || /deadline|abort/i.test(message)) return this.queue.deadlineError();
-    return e instanceof Error ? e : new Error(message);
+    let result = (await this.pool.run(envelope)) as TaskResult | WireError;
+    if (result === NEEDS_INDEX) result = (await this.pool.run({ ...envelope, index: handle })) as TaskResult | WireError;
+    if (!isWireError(result)) return result;
+    const e = RefrainError.fromWire(result);
+    throw e.code === 'deadline' ? this.queue.deadlineError() : e;
   }
 
   private use(index: LoadedIndex): void {

@@ -80,7 +80,7 @@ export class WorkQueue {
   /** The answer to a task past its deadline (also used for a running task that gave up). */
   deadlineError(): RefrainError {
     this.counts.rejectedDeadline++;
-    return new RefrainError(503, `system busy: the query did not finish within ${this.options.deadlineMs} ms; retry in a moment`, { 'Retry-After': '1' });
+    return new RefrainError('busy', `system busy: the query did not finish within ${this.options.deadlineMs} ms; retry in a moment`, { 'Retry-After': '1' });
   }
 
   /** Estimated run time of a task, from what tasks of its kind took. */
@@ -238,5 +238,5 @@ export class WorkQueue {
 }
 
 function busy(hint: string, retryAfterSeconds: number): RefrainError {
-  return new RefrainError(503, hint, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
+  return new RefrainError('busy', hint, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
 }

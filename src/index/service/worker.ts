@@ -11,7 +11,8 @@ import { indexOf } from '../store/layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
 import { makeEngines, type Engines } from './engines.js';
 import { normalizeText } from '../kernel/normalize.js';
-import { DeadlineError } from '../kernel/deadline.js';
+import { pastDeadline } from '../kernel/deadline.js';
+import { RefrainError, type WireError } from '../../errors.js';
 
 const { dataDir } = workerData as PoolWorkerData;
 let catalog: Catalog | undefined;
@@ -44,9 +45,19 @@ function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   return e;
 }
 
-export default function run(envelope: TaskEnvelope): TaskResult {
+/** A task's answer, or its RefrainError as a value: a thrown one would reach the server without its code. */
+export default function run(envelope: TaskEnvelope): TaskResult | WireError {
+  try {
+    return answer(envelope);
+  } catch (e) {
+    if (e instanceof RefrainError) return e.toWire();
+    throw e;
+  }
+}
+
+function answer(envelope: TaskEnvelope): TaskResult {
   // A task that waited in the queue past its deadline is not started: its client has its 503.
-  if (Date.now() > envelope.deadline) throw new DeadlineError();
+  if (Date.now() > envelope.deadline) throw pastDeadline();
   const e = enginesFor(envelope);
   if (!e) return NEEDS_INDEX;
   catalog!.refresh();

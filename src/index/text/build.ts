@@ -11,7 +11,7 @@ import { writeSegment, type SegmentEntry } from '../store/layout.js';
 import { normalizeName, normalizeText, wordsOf } from '../kernel/normalize.js';
 import { artistCore, titleCore, trigramsOf } from './names.js';
 import { FIELD, FLAG, packDate, packLanguage, pairKey } from './terms.js';
-import { worksOf, type WorkStore } from '../../works/store.js';
+import { WorkStore } from '../../works/store.js';
 import { writerNames } from '../../works/credits.js';
 
 interface ArtistTerms {
@@ -37,7 +37,7 @@ export class TextBuilder {
   private readonly works: WorkStore;
 
   constructor(private readonly catalog: Catalog) {
-    this.works = worksOf(catalog);
+    this.works = new WorkStore(catalog);
   }
 
   /** Adds a track (in id order) with its lyrics record, if any. */

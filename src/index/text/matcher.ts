@@ -8,7 +8,7 @@ import type { TrackRecord } from '../../catalog/records.js';
 import { normalizeName, wordsOf } from '../kernel/normalize.js';
 import { artistCore, looseSimilarity, titleCore, trigramsOf } from './names.js';
 import { FIELD, pairKey } from './terms.js';
-import { DeadlineError } from '../kernel/deadline.js';
+import { pastDeadline } from '../kernel/deadline.js';
 import { intersect, VoteBoard } from '../kernel/posting-ops.js';
 import type { TextIndex } from './text-index.js';
 
@@ -95,7 +95,7 @@ export class Matcher {
     let main: Scored | undefined;
     let alias: Scored | undefined;
     for (const doc of docs) {
-      if (Date.now() > deadline) throw new DeadlineError();
+      if (Date.now() > deadline) throw pastDeadline();
       const t = this.catalog.getTrack(this.ix.track.id[doc]);
       if (!t) continue;
       const titleSim = looseSimilarity(core, titleCore(t.track_name));

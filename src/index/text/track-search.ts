@@ -6,7 +6,7 @@
 import { normalizeName, normalizeText, wordsOf } from '../kernel/normalize.js';
 import { FIELD, FLAG } from './terms.js';
 import { TopK } from '../kernel/topk.js';
-import { DeadlineError } from '../kernel/deadline.js';
+import { pastDeadline } from '../kernel/deadline.js';
 import { intersect, union, weightAt, type Clause } from '../kernel/posting-ops.js';
 import type { TextIndex } from './text-index.js';
 
@@ -69,7 +69,7 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
   if (q.groupCommontrack) {
     const groups = new Map<number, { doc: number; score: number }>();
     for (let i = 0; i < n; i++) {
-      if ((i & 0xffff) === 0 && Date.now() > deadline) throw new DeadlineError();
+      if ((i & 0xffff) === 0 && Date.now() > deadline) throw pastDeadline();
       const doc = docAt(i);
       if (passes && !passes(doc)) continue;
       const s = score(doc, relevanceAt(i));
@@ -83,7 +83,7 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
     // when it passes the filters, and pushed only when it can enter the page.
     let floor = top.floor;
     for (let i = 0; i < n; i++) {
-      if ((i & 0xffff) === 0 && Date.now() > deadline) throw new DeadlineError();
+      if ((i & 0xffff) === 0 && Date.now() > deadline) throw pastDeadline();
       const doc = docAt(i);
       if (passes && !passes(doc)) continue;
       available++;

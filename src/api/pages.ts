@@ -8,22 +8,21 @@
  * - `/artist/<artist_id>/<name>`: the artist's page (name, country, its most popular tracks linking
  *   to their pages), and `…/edit`: the artist's catalog line.
  */
-import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import type { Catalog } from '../catalog/store.js';
-import type { Links } from '../api/links.js';
+import { byPopularity } from '../catalog/records.js';
+import type { Links } from './links.js';
 import type { Hits } from '../auth/hits.js';
-import { STATUS_LINE } from './status.js';
-import { escapeXml as esc } from './xml.js';
+import type { Incoming, Outgoing } from '../http/route.js';
+import { escapeXml as esc } from '../util/xml.js';
 import { artistLine } from '../feeds/lines.js';
 
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-function send(res: HttpResponse, status: number, type: string, body: string | Buffer, tracking?: 'counted' | 'repeat'): void {
-  res.writeStatus(STATUS_LINE[status]);
-  res.writeHeader('content-type', type);
-  if (tracking) res.writeHeader('x-refrain-tracking', tracking);
-  res.writeHeader('cache-control', 'no-store');
-  res.end(body);
+function send(status: number, type: string, body: string | Buffer, tracking?: 'counted' | 'repeat'): Outgoing {
+  const headers: Record<string, string> = { 'content-type': type };
+  if (tracking) headers['x-refrain-tracking'] = tracking;
+  headers['cache-control'] = 'no-store';
+  return { status, headers, body };
 }
 
 /**
@@ -32,21 +31,20 @@ function send(res: HttpResponse, status: number, type: string, body: string | Bu
  * or a `repeat` of the same token from the same address within the replay window (not counted).
  * HEAD answers the same status and counts nothing.
  */
-export function trackingRoute(links: Links, hits: Hits) {
-  return (res: HttpResponse, req: HttpRequest): void => {
-    const kind = req.getParameter(0);
-    const token = req.getParameter(1);
+export function trackingPage(links: Links, hits: Hits) {
+  return (incoming: Incoming): Outgoing => {
+    const [kind, token] = incoming.params;
     const hit = links.verify(token);
-    if (!hit || (kind !== 'js' && kind !== 'img' && kind !== 'html')) return send(res, 404, 'text/plain', 'unknown tracking token\n');
+    if (!hit || (kind !== 'js' && kind !== 'img' && kind !== 'html')) return send(404, 'text/plain', 'unknown tracking token\n');
     if (!links.live(hit)) {
-      return send(res, 410, 'text/plain', `tracking token expired at ${new Date(hit.expires).toISOString()}: not counted (tracking URLs last ${links.ttlText()} from the answer that gave them)\n`);
+      return send(410, 'text/plain', `tracking token expired at ${new Date(hit.expires).toISOString()}: not counted (tracking URLs last ${links.ttlText()} from the answer that gave them)\n`);
     }
     // HEAD (link checkers, prefetchers) shows nothing to anyone: answered like GET, never counted.
-    const head = req.getMethod().toLowerCase() === 'head';
-    const outcome = head ? undefined : hits.record(hit, Buffer.from(res.getRemoteAddressAsText()).toString(), token) ? 'counted' : 'repeat';
-    if (kind === 'img') return send(res, 200, 'image/gif', PIXEL, outcome);
-    if (kind === 'js') return send(res, 200, 'application/javascript; charset=utf-8', '/* recorded */\n', outcome);
-    send(res, 200, 'text/html; charset=utf-8', '<!doctype html><title>recorded</title>\n', outcome);
+    const head = incoming.method === 'head';
+    const outcome = head ? undefined : hits.record(hit, incoming.ip, token) ? 'counted' : 'repeat';
+    if (kind === 'img') return send(200, 'image/gif', PIXEL, outcome);
+    if (kind === 'js') return send(200, 'application/javascript; charset=utf-8', '/* recorded */\n', outcome);
+    return send(200, 'text/html; charset=utf-8', '<!doctype html><title>recorded</title>\n', outcome);
   };
 }
 
@@ -56,25 +54,25 @@ function page(title: string, body: string): string {
 ${body}</html>`;
 }
 
-export function sharePageRoute(catalog: Catalog) {
-  return (res: HttpResponse, req: HttpRequest): void => {
+export function sharePage(catalog: Catalog) {
+  return (incoming: Incoming): Outgoing => {
     // Digits only: Number() would read `0x1`, `1e0` or ` 1` as track 1.
-    const raw = req.getParameter(0);
-    const edit = pathAndQuery(req)[0].endsWith('/edit');
+    const raw = incoming.params[0];
+    const edit = incoming.path.endsWith('/edit');
     const t = /^\d{1,10}$/.test(raw) ? catalog.getTrack(Number(raw)) : undefined;
-    if (!t) return send(res, 404, 'text/html; charset=utf-8', page('Not found', '<h1>No such track</h1>'));
+    if (!t) return send(404, 'text/html; charset=utf-8', page('Not found', '<h1>No such track</h1>'));
     const title = `${t.track_name} — ${t.artist_name}`;
     if (edit) {
       const { hash: _h, has_lyrics: _l, has_subtitles: _s, has_richsync: _r, has_lyrics_analysis: _a, has_snippet: _n, share_path: _p, ...fields } = t;
       const line = JSON.stringify({ type: 'track', ...fields, album_id: fields.album_id || undefined });
-      return send(res, 200, 'text/html; charset=utf-8', page(`Edit ${title}`, `<h1>Edit ${esc(title)}</h1>
+      return send(200, 'text/html; charset=utf-8', page(`Edit ${title}`, `<h1>Edit ${esc(title)}</h1>
 <p>This catalog is managed by its operator. To correct this track, edit its line below (add its
 <code>lyrics</code>, <code>subtitle</code>, … objects: a track line is the whole track) and run
 <code>refrain import FILE</code>.</p><pre>${esc(line)}</pre>`));
     }
     const snippet = catalog.getContent('snippets', t.track_id);
     const cover = t.album_coverart_350x350 || t.album_coverart_100x100;
-    send(res, 200, 'text/html; charset=utf-8', page(title, `<h1>${esc(t.track_name)}</h1>
+    return send(200, 'text/html; charset=utf-8', page(title, `<h1>${esc(t.track_name)}</h1>
 <p>by ${esc(t.artist_name)}${t.album_name ? ` · ${esc(t.album_name)}` : ''}</p>
 ${cover ? `<img src="${esc(cover)}" alt="" width="175">` : ''}
 ${snippet && !snippet.restricted ? `<blockquote>${esc(snippet.snippet_body)}</blockquote>` : ''}`));
@@ -84,20 +82,20 @@ ${snippet && !snippet.restricted ? `<blockquote>${esc(snippet.snippet_body)}</bl
 /** Tracks an artist page lists, most popular first. */
 const ARTIST_PAGE_TRACKS = 20;
 
-export function artistPageRoute(catalog: Catalog, links: Links) {
-  return (res: HttpResponse, req: HttpRequest): void => {
-    const raw = req.getParameter(0);
+export function artistPage(catalog: Catalog, links: Links) {
+  return (incoming: Incoming): Outgoing => {
+    const raw = incoming.params[0];
     const a = /^\d{1,10}$/.test(raw) ? catalog.getArtist(Number(raw)) : undefined;
-    if (!a) return send(res, 404, 'text/html; charset=utf-8', page('Not found', '<h1>No such artist</h1>'));
-    if (pathAndQuery(req)[0].endsWith('/edit')) {
-      return send(res, 200, 'text/html; charset=utf-8', page(`Edit ${a.artist_name}`, `<h1>Edit ${esc(a.artist_name)}</h1>
+    if (!a) return send(404, 'text/html; charset=utf-8', page('Not found', '<h1>No such artist</h1>'));
+    if (incoming.path.endsWith('/edit')) {
+      return send(200, 'text/html; charset=utf-8', page(`Edit ${a.artist_name}`, `<h1>Edit ${esc(a.artist_name)}</h1>
 <p>This catalog is managed by its operator. To correct this artist, edit its line below and run
 <code>refrain import FILE</code>.</p><pre>${esc(artistLine(a))}</pre>`));
     }
     const tracks = catalog.idsOf('artist_tracks', a.artist_id, 2000).map((id) => catalog.getTrack(id)).filter((t) => t !== undefined);
-    tracks.sort((x, y) => y.track_rating - x.track_rating || y.num_favourite - x.num_favourite || x.track_id - y.track_id);
+    tracks.sort(byPopularity);
     const list = tracks.slice(0, ARTIST_PAGE_TRACKS).map((t) => `<li><a href="${esc(links.sharePage(t))}">${esc(t.track_name)}</a></li>`).join('\n');
-    send(res, 200, 'text/html; charset=utf-8', page(a.artist_name, `<h1>${esc(a.artist_name)}</h1>
+    return send(200, 'text/html; charset=utf-8', page(a.artist_name, `<h1>${esc(a.artist_name)}</h1>
 ${a.artist_country ? `<p>${esc(a.artist_country)}</p>` : ''}${list ? `<ol>\n${list}\n</ol>` : ''}`));
   };
 }

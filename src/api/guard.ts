@@ -7,7 +7,7 @@
  * client and user state in LMDB — is read on every request, so revocation takes effect at once.
  */
 import { RefrainError } from '../errors.js';
-import { isKeyShaped, KEY_SHAPE_HINT, type KeyRecord, type KeyStore } from './keys.js';
+import { isKeyShaped, KEY_SHAPE_HINT, type KeyRecord, type KeyStore } from '../auth/keys.js';
 import type { ClientStore } from '../oauth/clients.js';
 import type { AccessClaims, TokenService } from '../oauth/tokens.js';
 import type { ApiScope } from '../oauth/scopes.js';
@@ -129,15 +129,15 @@ export class Guard {
    */
   authenticate(apikey: string | undefined, authorization: string): Principal | Promise<Principal> {
     if (authorization && /^bearer\b/i.test(authorization)) {
-      if (apikey) throw new RefrainError(400, 'send either the apikey parameter or an Authorization: Bearer token, not both');
+      if (apikey) throw new RefrainError('bad_request', 'send either the apikey parameter or an Authorization: Bearer token, not both');
       return this.fromToken(authorization);
     }
     if (!apikey) {
-      throw new RefrainError(401, 'missing apikey parameter (or an Authorization: Bearer token)', this.bearer ? { 'WWW-Authenticate': REALM } : undefined);
+      throw new RefrainError('unauthorized', 'missing apikey parameter (or an Authorization: Bearer token)', this.bearer ? { 'WWW-Authenticate': REALM } : undefined);
     }
     // A string that no key can be is refused before it is hashed, read or cached: a flood of long
     // or odd keys costs nothing but the request.
-    if (!isKeyShaped(apikey)) throw new RefrainError(401, KEY_SHAPE_HINT);
+    if (!isKeyShaped(apikey)) throw new RefrainError('unauthorized', KEY_SHAPE_HINT);
     const cached = this.known.get(apikey);
     if (cached) return cached;
     if (this.unknown.has(apikey)) throw invalidKey();
@@ -198,13 +198,13 @@ export class Guard {
 /** 403 for a token without the scope a method needs (RFC 6750 §3.1 insufficient_scope). */
 export function requireScope(principal: Principal, scope: ApiScope): void {
   if (!principal.scopes || principal.scopes.has(scope)) return;
-  throw new RefrainError(403, `Forbidden: this access token lacks the ${scope} scope`, {
+  throw new RefrainError('forbidden', `Forbidden: this access token lacks the ${scope} scope`, {
     'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"`,
   });
 }
 
-const invalidKey = () => new RefrainError(401, 'invalid or revoked apikey');
+const invalidKey = () => new RefrainError('unauthorized', 'invalid or revoked apikey');
 
 function invalidToken(description: string): RefrainError {
-  return new RefrainError(401, description, { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${description}"` });
+  return new RefrainError('unauthorized', description, { 'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${description}"` });
 }

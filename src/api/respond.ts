@@ -3,10 +3,9 @@
  * `x-refrain-header-*` headers, the HTTP status (docs/api.md, "Status codes") and CORS.
  * Errors are RefrainErrors turned into `{header:{status_code, execute_time, hint}, body: []}`.
  */
-import type { HttpResponse } from './uws.js';
-import { RefrainError } from '../errors.js';
-import { STATUS_LINE } from './status.js';
-import { toXml } from './xml.js';
+import type { Outgoing } from '../http/route.js';
+import { RefrainError, type ErrorCode } from '../errors.js';
+import { toXml } from '../util/xml.js';
 
 export type Format = 'json' | 'xml' | 'jsonp';
 
@@ -22,11 +21,11 @@ const CALLBACK = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
 export function outputFormat(query: Record<string, string>): OutputFormat {
   const format = (query.format ?? 'json').toLowerCase();
   if (format !== 'json' && format !== 'xml' && format !== 'jsonp') {
-    throw new RefrainError(400, 'format must be json, xml or jsonp');
+    throw new RefrainError('bad_request', 'format must be json, xml or jsonp');
   }
   const callback = query.callback ?? 'callback';
   if (format === 'jsonp' && (!CALLBACK.test(callback) || callback.length > 100)) {
-    throw new RefrainError(400, 'callback must be a JavaScript identifier such as cb or app.onLyrics');
+    throw new RefrainError('bad_request', 'callback must be a JavaScript identifier such as cb or app.onLyrics');
   }
   return { format, callback };
 }
@@ -50,8 +49,31 @@ export interface Reply {
   bodyBytes?: Buffer;
 }
 
+/**
+ * The envelope's status_code of each kind of error (docs/design.md §3). Kinds only the CLI meets
+ * (startup, usage) never reach an answer; they would be 500s.
+ */
+export const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  quota_exceeded: 402,
+  forbidden: 403,
+  not_found: 404,
+  not_allowed: 405,
+  gone: 410,
+  too_large: 413,
+  rate_limited: 429,
+  busy: 503,
+  deadline: 503,
+  unavailable: 503,
+  integrity: 500,
+  startup: 500,
+  usage: 500,
+  internal: 500,
+};
+
 export function errorReply(e: unknown): Reply {
-  if (e instanceof RefrainError) return { status: e.status, header: {}, body: [], headers: { ...e.headers }, hint: e.hint };
+  if (e instanceof RefrainError) return { status: STATUS[e.code], header: {}, body: [], headers: { ...e.headers }, hint: e.hint };
   return { status: 500, header: {}, body: [], headers: {}, hint: 'internal error' };
 }
 
@@ -71,43 +93,36 @@ export interface RequestFacts {
   started: number;
   /** The Origin header ('' when absent). */
   origin: string;
-  /** A HEAD request: headers and Content-Length only, never a body. */
-  head: boolean;
 }
 
 /**
- * Write a reply; call inside res.cork() when not in the handler's synchronous part. CORS headers
- * go only to cross-origin requests (`origin` set): same-origin and server-side clients never read them.
+ * A reply as the answer to write. CORS headers go only to cross-origin requests (`origin` set):
+ * same-origin and server-side clients never read them. HEAD gets the same headers and no body
+ * (the connection rules, src/http/connection.ts).
  */
-export function writeReply(res: HttpResponse, options: ResponseOptions, reply: Reply, out: OutputFormat, request: RequestFacts): void {
+export function replyOutgoing(options: ResponseOptions, reply: Reply, out: OutputFormat, request: RequestFacts): Outgoing {
   const { started, origin } = request;
   const executeTime = (performance.now() - started) / 1000;
-  let text: string | Buffer;
+  let body: string | Buffer;
   if (out.format === 'xml') {
     const header: Record<string, unknown> = { status_code: reply.status, execute_time: executeTime, ...reply.header };
     if (reply.hint !== undefined) header.hint = reply.hint;
-    text = toXml({ message: { header, body: reply.body } });
+    body = toXml({ message: { header, body: reply.body } });
   } else if (reply.bodyBytes && out.format === 'json') {
-    text = Buffer.concat([Buffer.from(`{"message":{"header":${headerJson(reply, executeTime)},"body":`), reply.bodyBytes, ENVELOPE_END]);
+    body = Buffer.concat([Buffer.from(`{"message":{"header":${headerJson(reply, executeTime)},"body":`), reply.bodyBytes, ENVELOPE_END]);
   } else {
     const json = `{"message":{"header":${headerJson(reply, executeTime)},"body":${reply.bodyBytes?.toString() ?? JSON.stringify(reply.body)}}}`;
-    text = out.format === 'jsonp' ? `${out.callback}(${json});` : json;
+    body = out.format === 'jsonp' ? `${out.callback}(${json});` : json;
   }
-
-  const status = options.httpStatus === 'mirror' || keepsHttpStatus(reply) ? reply.status : 200;
-  if (status !== 200) res.writeStatus(STATUS_LINE[status] ?? `${status} Error`); // uWS answers 200 OK by default
-  res.writeHeader('content-type', CONTENT_TYPE[out.format]);
-  res.writeHeader('x-refrain-header-status', String(reply.status));
-  res.writeHeader('x-refrain-header-execute-time', executeTime.toFixed(6));
-  if (reply.hint !== undefined) res.writeHeader('x-refrain-header-hint', headerSafe(reply.hint));
-  if (origin) writeCors(res, options.corsOrigin);
-  for (const name in reply.headers) res.writeHeader(name, headerSafe(reply.headers[name]));
-  if (request.head) {
-    // endWithoutBody(length) aborts the process in this uWS build (it does not count as a reply):
-    // write the length ourselves and end without one.
-    res.writeHeader('content-length', String(typeof text === 'string' ? Buffer.byteLength(text) : text.length));
-    res.endWithoutBody();
-  } else res.end(text);
+  const headers: Record<string, string> = {
+    'content-type': CONTENT_TYPE[out.format],
+    'x-refrain-header-status': String(reply.status),
+    'x-refrain-header-execute-time': executeTime.toFixed(6),
+  };
+  if (reply.hint !== undefined) headers['x-refrain-header-hint'] = headerSafe(reply.hint);
+  if (origin) addCors(headers, options.corsOrigin);
+  for (const name in reply.headers) headers[name] = headerSafe(reply.headers[name]);
+  return { status: options.httpStatus === 'mirror' || keepsHttpStatus(reply) ? reply.status : 200, headers, body };
 }
 
 const ENVELOPE_END = Buffer.from('}}');
@@ -131,18 +146,19 @@ function headerJson(reply: Reply, executeTime: number): string {
   return `${json}}`;
 }
 
-export function writeCors(res: HttpResponse, origin: string): void {
-  res.writeHeader('access-control-allow-origin', origin);
-  res.writeHeader('access-control-expose-headers', EXPOSED);
-  if (origin !== '*') res.writeHeader('vary', 'Origin');
+/** The CORS headers of an answer to a cross-origin request. */
+export function addCors(headers: Record<string, string>, origin: string): Record<string, string> {
+  headers['access-control-allow-origin'] = origin;
+  headers['access-control-expose-headers'] = EXPOSED;
+  if (origin !== '*') headers.vary = 'Origin';
+  return headers;
 }
 
-/** Answer a CORS preflight. */
-export function writePreflight(res: HttpResponse, origin: string): void {
-  res.writeStatus(STATUS_LINE[204]);
-  writeCors(res, origin);
-  res.writeHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
-  res.writeHeader('access-control-allow-headers', 'Authorization, Content-Type');
-  res.writeHeader('access-control-max-age', '86400');
-  res.endWithoutBody();
+/** The answer to a CORS preflight. */
+export function preflight(origin: string): Outgoing {
+  const headers = addCors({}, origin);
+  headers['access-control-allow-methods'] = 'GET, POST, OPTIONS';
+  headers['access-control-allow-headers'] = 'Authorization, Content-Type';
+  headers['access-control-max-age'] = '86400';
+  return { status: 204, headers };
 }

@@ -1,0 +1,253 @@
+/**
+ * The /ws/1.1/<method> route: authenticate, admit (quota, rate), validate parameters, run the
+ * method, answer with the envelope. It runs on the route layer (src/http/route.ts), which reads the
+ * request up front, watches for aborts and writes later answers corked: here a request is only
+ * values in and an answer out, synchronous or a promise.
+ */
+import type { Logger } from 'pino';
+import type { HttpRequest, HttpResponse } from '../http/uws.js';
+import { route, type Incoming, type Outgoing } from '../http/route.js';
+import type { ApiContext, ApiMethod, MethodOptions } from './method.js';
+import type { Catalog } from '../catalog/store.js';
+import type { WorkStore } from '../works/store.js';
+import type { ContributionStore } from '../contributions/store.js';
+import type { IndexService } from '../index/service/pool.js';
+import { requireScope, type Guard, type Principal } from './guard.js';
+import type { Usage } from '../auth/usage.js';
+import type { Links } from './links.js';
+import type { Metrics } from '../http/metrics.js';
+import { isError, RefrainError } from '../errors.js';
+import { countryParam, paramHint, parseQuery } from './params.js';
+import { errorReply, outputFormat, preflight, replyOutgoing, type OutputFormat, type Reply, type ResponseOptions } from './respond.js';
+import { redactQuery } from '../log.js';
+import type { ResponseCache } from './response-cache.js';
+
+export interface ApiRouteDeps {
+  catalog: Catalog;
+  works: WorkStore;
+  contributions: ContributionStore;
+  index: IndexService;
+  guard: Guard;
+  usage: Usage;
+  links: Links;
+  metrics: Metrics;
+  logger: Logger;
+  methods: ReadonlyMap<string, ApiMethod>;
+  response: ResponseOptions;
+  methodOptions: MethodOptions;
+  maxBodyBytes: number;
+  accessLog: boolean;
+  clock: () => number;
+  cache: ResponseCache;
+  /** Serves GET /ws/1.1/openapi.json (public: it is documentation). */
+  openapi: () => string;
+}
+
+const PREFIX = '/ws/1.1/';
+const JSON_OUT: OutputFormat = { format: 'json', callback: '' };
+
+export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpRequest) => void {
+  // The OpenAPI document as bytes, encoded once: it is large, and every request for it would
+  // otherwise encode it again.
+  let openapi: { text: string; bytes: Buffer } | undefined;
+  const openapiBytes = (): Buffer => {
+    const text = deps.openapi();
+    if (openapi?.text !== text) openapi = { text, bytes: Buffer.from(text) };
+    return openapi.bytes;
+  };
+  const openapiHeaders = { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': deps.response.corsOrigin };
+  return route(
+    (incoming) => {
+      const name = incoming.path.slice(PREFIX.length);
+      if (incoming.method === 'options') return preflight(deps.response.corsOrigin);
+      if (name === 'openapi.json' && (incoming.method === 'get' || incoming.method === 'head')) {
+        return { status: 200, headers: openapiHeaders, body: openapiBytes() };
+      }
+      return handle(deps, incoming, name);
+    },
+    // handle() answers every error itself; this is for a failure in writing the answer's envelope.
+    { logger: deps.logger, fail: (e) => unanswered(deps, e) },
+  );
+}
+
+function handle(deps: ApiRouteDeps, incoming: Incoming, name: string): Outgoing | Promise<Outgoing> {
+  const query = parseQuery(incoming.query);
+  const call: Call = { deps, incoming, name, query, out: JSON_OUT, keyId: '', extraHeader: {} };
+  try {
+    call.out = outputFormat(query);
+    const caller = deps.guard.authenticate(query.apikey, incoming.authorization);
+    if (!(caller instanceof Promise)) return proceed(call, caller);
+    // A token seen for the first time: its signature is checked off this tick. uWS wants the body
+    // read from now, so a POST starts reading its body while the token is verified.
+    const body = incoming.method === 'post' ? incoming.readBody(deps.maxBodyBytes) : undefined;
+    body?.catch(() => undefined); // a failed read is reported by runWithBody, if the caller gets that far
+    return caller.then(
+      (principal) => proceed(call, principal, body),
+      (e: unknown) => finish(call, failure(call, e)),
+    );
+  } catch (e) {
+    return finish(call, failure(call, e));
+  }
+}
+
+/** One API request on its way through handle → proceed → finish. */
+interface Call {
+  deps: ApiRouteDeps;
+  incoming: Incoming;
+  /** The API method named by the path ('' for none). */
+  name: string;
+  query: Record<string, string>;
+  out: OutputFormat;
+  keyId: string;
+  /** Header fields a method set before failing still go out (track.subtitle.get's `instrumental` on 404). */
+  extraHeader: Record<string, unknown>;
+}
+
+/** The answer to a reply, counted in the metrics and the access log. */
+function finish(call: Call, reply: Reply): Outgoing {
+  const { deps, incoming } = call;
+  const out = replyOutgoing(deps.response, reply, call.out, { started: incoming.started, origin: incoming.origin });
+  const seconds = (performance.now() - incoming.started) / 1000;
+  const label = deps.methods.has(call.name) ? call.name : 'unknown';
+  deps.metrics.observe(label, reply.status, seconds);
+  if (deps.accessLog) {
+    deps.logger.info({ method: label, verb: incoming.method, status: reply.status, ms: seconds * 1000, key_id: call.keyId, query: redactQuery(incoming.query) }, 'request');
+  }
+  return out;
+}
+
+/** The last resort: an answer that could not be made (never expected; logged). */
+function unanswered(deps: ApiRouteDeps, e: unknown): Outgoing {
+  deps.logger.error({ err: e }, 'answering an API request failed');
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'x-refrain-header-status': '500' };
+  return { status: deps.response.httpStatus === 'mirror' ? 500 : 200, headers, body: '{"message":{"header":{"status_code":500,"hint":"internal error"},"body":[]}}' };
+}
+
+/** An authenticated request: method, verb, plan and scope checks, admission, then the method. */
+function proceed(call: Call, caller: Principal, bodyInFlight?: Promise<Buffer>): Outgoing | Promise<Outgoing> {
+  const { deps, incoming, query } = call;
+  try {
+    call.keyId = caller.key_id;
+    const method = deps.methods.get(call.name);
+    if (!method) throw new RefrainError('not_allowed', `unknown API method ${call.name || '(none)'}`);
+    if (incoming.method !== method.http.toLowerCase() && !(incoming.method === 'head' && method.http === 'GET')) {
+      throw new RefrainError('not_allowed', `${method.name} takes ${method.http}`, { Allow: method.http });
+    }
+    requireScope(caller, method.scope ?? 'catalog:read');
+    if (method.plans && !method.plans.includes(caller.plan)) {
+      throw new RefrainError('forbidden', `Forbidden: ${method.name} needs the ${method.plans.join(' or ')} plan (this caller has the ${caller.plan} plan)`);
+    }
+    const now = deps.clock();
+    deps.usage.admit(caller, now);
+    const ctx: ApiContext = {
+      catalog: deps.catalog,
+      caller,
+      works: deps.works,
+      contributions: deps.contributions,
+      country: caller.country || callerCountry(query.country),
+      links: deps.links,
+      index: deps.index,
+      now,
+      options: deps.methodOptions,
+      header: (call.extraHeader = {}),
+      headers: {},
+    };
+    if (method.http === 'POST') return runWithBody(call, method, ctx, bodyInFlight);
+    const reply = method.cache && deps.cache.enabled ? runCached(deps, method, ctx, query) : run(method, ctx, query);
+    if (reply instanceof Promise) return reply.catch((e: unknown) => failure(call, e)).then((r) => finish(call, r));
+    return finish(call, reply);
+  } catch (e) {
+    return finish(call, failure(call, e));
+  }
+}
+
+/** The `country` parameter (any method): a valid ISO 3166-1 alpha-2 code, or 400. */
+function callerCountry(value: string | undefined): string {
+  if (value === undefined) return '';
+  const parsed = countryParam.safeParse(value);
+  if (!parsed.success) throw new RefrainError('bad_request', `country ${parsed.error.issues[0].message}`);
+  return parsed.data;
+}
+
+/** The query without the caller's credentials and output format: what an answer depends on. */
+function canonical(query: Record<string, string>): string {
+  let out = '';
+  for (const k in query) {
+    if (k !== 'apikey' && k !== 'format' && k !== 'callback') out += `${k}=${query[k]}&`;
+  }
+  return out;
+}
+
+/** A cacheable method's reply: from the response cache, or run and kept (its 200 or its 404). */
+function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query: Record<string, string>): Reply | Promise<Reply> {
+  const scope = method.cache === 'key' ? ctx.caller.key_id : `${ctx.caller.plan}:${ctx.country}`;
+  const cacheKey = `${method.name}|${scope}|${canonical(query)}`;
+  const hit = deps.cache.get(cacheKey, ctx.now);
+  if (hit) return hit;
+  const keep = (reply: Reply): Reply => {
+    const cached = { ...reply, bodyBytes: Buffer.from(JSON.stringify(reply.body)), at: ctx.now };
+    deps.cache.set(cacheKey, cached);
+    return cached;
+  };
+  const notFound = (e: unknown): Reply => {
+    if (!isError(e, 'not_found')) throw e;
+    return keep({ ...errorReply(e), header: ctx.header });
+  };
+  let reply: Reply | Promise<Reply>;
+  try {
+    reply = run(method, ctx, query);
+  } catch (e) {
+    return notFound(e);
+  }
+  return reply instanceof Promise ? reply.then(keep, notFound) : keep(reply);
+}
+
+function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>): Reply | Promise<Reply> {
+  const parsed = method.params.safeParse(input);
+  if (!parsed.success) throw new RefrainError('bad_request', paramHint(parsed.error, input));
+  const body = method.handle(ctx, parsed.data);
+  const reply = (b: object): Reply => ({ status: 200, header: ctx.header, body: b, headers: ctx.headers });
+  return body instanceof Promise ? body.then(reply) : reply(body);
+}
+
+/** POST methods: read the (capped) body, or take the one already being read, then run the method with `data` from its JSON. */
+function runWithBody(call: Call, method: ApiMethod, ctx: ApiContext, bodyInFlight?: Promise<Buffer>): Promise<Outgoing> {
+  const { deps, incoming, query } = call;
+  // Refused before the body is read (throws to proceed's catch); a body already being read goes on.
+  if (!bodyInFlight) method.admitBody?.(ctx, incoming.contentLength);
+  return (bodyInFlight ?? incoming.readBody(deps.maxBodyBytes))
+    .then((body) => run(method, ctx, postParams(method, incoming.contentType, body, query)))
+    .catch((e: unknown) => failure(call, e))
+    .then((reply) => finish(call, reply));
+}
+
+/** A POST's parameters: the query's and the body's, as the method takes them (ApiMethod.input). */
+function postParams(method: ApiMethod, contentType: string, body: Buffer, query: Record<string, string>): Record<string, unknown> {
+  const fields = method.input === 'fields';
+  if (fields && body.length === 0) return query;
+  if (fields && /^application\/x-www-form-urlencoded\b/i.test(contentType)) return { ...query, ...parseQuery(body.toString('utf8')) };
+  if (!/^application\/json\b/i.test(contentType)) {
+    throw new RefrainError('bad_request', `the body must be JSON (Content-Type: application/json)${fields ? ' or a form (application/x-www-form-urlencoded)' : ''}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new RefrainError('bad_request', 'the body is not valid JSON');
+  }
+  const data = json && typeof json === 'object' && 'data' in json ? (json as { data: unknown }).data : undefined;
+  if (!fields) return { ...query, data };
+  if (data === undefined) return query;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new RefrainError('bad_request', 'data must be an object of parameters');
+  const out: Record<string, unknown> = { ...query };
+  for (const [k, v] of Object.entries(data)) out[k] = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
+  return out;
+}
+
+/** The error reply, with the header fields the method set before failing. */
+function failure(call: Call, e: unknown): Reply {
+  if (!(e instanceof RefrainError)) call.deps.logger.error({ err: e }, 'unhandled error in API method');
+  const reply = errorReply(e);
+  Object.assign(reply.header, call.extraHeader);
+  return reply;
+}

@@ -1,0 +1,234 @@
+/**
+ * The composition root: builds every service of a running server (catalog, index pool, keys, usage,
+ * tracking hits, OAuth, feeds, metrics, the response cache), listens (src/http/server.ts) and mounts
+ * the routes that answer with them: /ws/1.1/, the OAuth authorization server (/oauth/,
+ * /.well-known/), the operational endpoints (/healthz, /readyz, /metrics), the tracking URLs, the
+ * share pages and the feed downloads. `startServer` resolves once it listens; `close` stops
+ * listening and writes pending counters.
+ */
+import type { Logger } from 'pino';
+import { availableParallelism } from 'node:os';
+import type { ServeConfig } from './config.js';
+import { RefrainError } from './errors.js';
+import { createLogger } from './log.js';
+import { uwsIsNative } from './http/uws.js';
+import { listen, type Routes } from './http/server.js';
+import { route, jsonOutgoing, type Outgoing, type RouteOptions } from './http/route.js';
+import { Metrics } from './http/metrics.js';
+import { Catalog } from './catalog/store.js';
+import { WorkStore } from './works/store.js';
+import { ContributionStore } from './contributions/store.js';
+import { IndexService } from './index/service/pool.js';
+import { KeyStore } from './auth/keys.js';
+import { Usage } from './auth/usage.js';
+import { Hits } from './auth/hits.js';
+import { Guard } from './api/guard.js';
+import { Links } from './api/links.js';
+import type { ApiMethod } from './api/method.js';
+import { METHODS } from './api/registry.js';
+import { openapiDocument } from './api/openapi.js';
+import { ResponseCache } from './api/response-cache.js';
+import { apiRoute } from './api/route.js';
+import { artistPage, sharePage, trackingPage } from './api/pages.js';
+import { loadOrCreateSecret } from './util/secret.js';
+import { mountOAuth, openOAuth, type OAuthStores } from './oauth/routes.js';
+import type { TokenService } from './oauth/tokens.js';
+import { openFeeds, type FeedService } from './feeds/service.js';
+
+export interface ServerOptions {
+  logger?: Logger;
+  /** Milliseconds since the epoch; tests move it to cross a day or a sunset. */
+  clock?: () => number;
+  /** Methods added to the registry (tests use fixtures to exercise request bodies). */
+  extraMethods?: ApiMethod[];
+}
+
+export interface RunningServer {
+  port: number;
+  /** Base URL the server is reached at (config.publicUrl, or http://localhost:PORT). */
+  url: string;
+  catalog: Catalog;
+  works: WorkStore;
+  contributions: ContributionStore;
+  index: IndexService;
+  keys: KeyStore;
+  usage: Usage;
+  hits: Hits;
+  /** The OAuth authorization server's stores and token service (tests create clients and users here). */
+  oauth: Omit<OAuthStores, 'signin' | 'throttle'> & { tokens: TokenService };
+  /** Re-read keys now instead of within the next second (after a revoke, say). */
+  refreshKeys(): void;
+  /** Drop cached answers now if the catalog changed, instead of within the next poll. */
+  refreshCatalog(): void;
+  /** The feeds: listing, schedule (`feeds.schedule.build(kind)` builds one now). */
+  feeds: FeedService;
+  close(): Promise<void>;
+}
+
+const FLUSH_MS = 2000;
+
+export async function startServer(config: ServeConfig, options: ServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  if (!uwsIsNative && !config.allowUwsFallback) {
+    throw new RefrainError('startup', "uWebSockets.js's native binary did not load and its JavaScript fallback is far slower; " +
+        'refusing to start (pass --allow-uws-fallback to run anyway)',
+    );
+  }
+  const clock = options.clock ?? Date.now;
+  const catalog = Catalog.open(config.data);
+  // The index pool is loaded and warmed before the server listens (docs/design.md §10).
+  const index = await IndexService.start({
+    dataDir: config.data,
+    catalog,
+    logger,
+    threads: config.indexThreads || availableParallelism(),
+    queue: config.indexQueue,
+    queueCost: config.indexQueueCost,
+    deadlineMs: config.indexDeadlineMs,
+  });
+  const works = new WorkStore(catalog);
+  const contributions = new ContributionStore(catalog, works);
+  const keys = new KeyStore(catalog.root);
+  const usage = new Usage(catalog.root);
+  const hits = new Hits(catalog.root, { windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries }, clock);
+  const oauth = await openOAuth(catalog.root, config.data, clock, {
+    signinTtlMs: config.oauthSigninTtl * 1000,
+    sessionsPerAddress: config.oauthSessionsPerAddress,
+    loginAttempts: config.oauthLoginAttempts,
+    loginWindowMs: config.oauthLoginWindow * 1000,
+  });
+  const metrics = new Metrics();
+  metrics.watchIndex(() => index.stats);
+  const methods = new Map(METHODS);
+  for (const m of options.extraMethods ?? []) methods.set(m.name, m);
+
+  const cache = new ResponseCache(config.responseCache, config.responseCacheTtl * 1000, () => {
+    catalog.refresh();
+    return catalog.lastChange();
+  });
+  let ready = false;
+  let url = config.publicUrl?.replace(/\/$/, '') ?? '';
+  const listening = await listen(
+    {
+      host: config.host,
+      port: config.port,
+      limits: { stallMs: config.httpStallTimeout * 1000, maxUrlBytes: config.maxUrlBytes, maxHeaderBytes: config.maxHeaderBytes },
+    },
+    // Mounted once the port is known: the default base URL (tracking URLs, share pages, the OAuth
+    // issuer) holds it. No request is read before the routes are in place.
+    (routes, port) => {
+      url ||= `http://localhost:${port}`;
+      const links = new Links(url, loadOrCreateSecret(config.data, 'tracking.key'), {
+        ttlSeconds: config.trackingTokenTtl,
+        legacySince: hits.expiringSince(clock()),
+        clock,
+      });
+      const feeds = openFeeds(config, { catalog, clock, logger, baseUrl: () => url });
+      const tokens = mountOAuth(routes, oauth, {
+        issuer: config.issuer ?? url,
+        accessTtl: config.accessTokenTtl,
+        insecureCookies: config.oauthInsecureCookies,
+        logger,
+        accessLog: config.accessLog,
+        clock,
+      });
+      const guard = new Guard(keys, () => catalog.refresh(), { tokens, clients: oauth.clients }, {
+        unknownKeyEntries: config.unknownKeyCache,
+        unknownKeyBytes: config.unknownKeyCacheBytes,
+      });
+      const openapi = JSON.stringify(openapiDocument(methods.values(), url, config.httpStatus));
+      routes.any(
+        '/ws/1.1/*',
+        apiRoute({
+          catalog, works, contributions, index, guard, usage, links, metrics, logger, methods,
+          response: { httpStatus: config.httpStatus, corsOrigin: config.corsOrigin },
+          methodOptions: {
+            lyricslensSunset: config.lyricslensSunset,
+            maxFingerprintChars: config.maxFingerprintChars,
+            feeds: feeds.directory,
+            contributions: { perSource: config.contributionsPerKey, total: config.contributionsPending },
+          },
+          maxBodyBytes: config.maxBodyBytes,
+          accessLog: config.accessLog,
+          clock,
+          cache,
+          openapi: () => openapi,
+        }),
+      );
+      mountOperational(routes, { logger, metrics, ready: () => (ready ? { tracks: catalog.trackCount(), index: index.stats } : undefined) });
+      const page = { logger, fail: pageFailure(logger) };
+      routes.get('/t1.0/:kind/:token', route(trackingPage(links, hits), { ...page, params: 2, ip: true }));
+      routes.get('/lyrics/:id/*', route(sharePage(catalog), { ...page, params: 1 }));
+      routes.get('/artist/:id/*', route(artistPage(catalog, links), { ...page, params: 1 }));
+      feeds.mount(routes);
+      routes.any('/*', route((incoming) => jsonOutgoing(404, { error: `no route for ${incoming.method.toUpperCase()} ${incoming.path}`, api: '/ws/1.1/<method>' }), page));
+      return { guard, feeds, tokens };
+    },
+  ).catch(async (e: unknown) => {
+    // Nothing may keep the process alive after a failed start: the pool's threads, the watchers.
+    cache.close();
+    await index.close();
+    await catalog.close();
+    throw e;
+  });
+  const { port, mounted: { guard, feeds, tokens } } = listening;
+
+  const flush = () => Promise.all([usage.flush(), hits.flush()]).catch((err: unknown) => logger.error({ err }, 'writing counters failed'));
+  let closed = false;
+  const flusher = setInterval(() => void flush(), FLUSH_MS);
+  flusher.unref();
+  ready = true;
+  feeds.start();
+  logger.info({ port, url, tracks: catalog.trackCount(), uws: uwsIsNative ? 'native' : 'fallback' }, 'listening');
+
+  return {
+    port, url, catalog, works, contributions, index, keys, usage, hits, feeds,
+    oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, sessions: oauth.sessions, tokens },
+    refreshKeys: () => guard.checkVersion(),
+    refreshCatalog: () => cache.checkVersion(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      ready = false;
+      clearInterval(flusher);
+      guard.close();
+      cache.close();
+      await feeds.close();
+      await index.close();
+      listening.close();
+      await flush();
+      await oauth.sessions.close();
+      await catalog.close();
+    },
+  };
+}
+
+/** /healthz, /readyz and /metrics: what load balancers and monitoring read. */
+function mountOperational(
+  routes: Routes,
+  deps: { logger: Logger; metrics: Metrics; ready: () => { tracks: number; index: unknown } | undefined },
+): void {
+  const { logger, metrics } = deps;
+  const options: RouteOptions = {
+    logger,
+    fail: (err) => {
+      logger.error({ err }, 'collecting metrics failed');
+      return jsonOutgoing(500, { error: 'collecting metrics failed' });
+    },
+  };
+  routes.get('/healthz', route(() => jsonOutgoing(200, { status: 'ok' }), options));
+  routes.get(
+    '/readyz',
+    route(() => {
+      const state = deps.ready();
+      return jsonOutgoing(state ? 200 : 503, { status: state ? 'ready' : 'starting', tracks: state?.tracks ?? 0, index: state?.index });
+    }, options),
+  );
+  routes.get('/metrics', route(async (): Promise<Outgoing> => ({ status: 200, headers: { 'content-type': metrics.contentType }, body: await metrics.text() }), options));
+}
+
+/** The answer of a page route that failed (never expected; logged). */
+const pageFailure = (logger: Logger) => (err: unknown): Outgoing => {
+  logger.error({ err }, 'answering a page failed');
+  return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'internal error\n' };
+};
