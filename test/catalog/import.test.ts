@@ -58,7 +58,7 @@ t.test('bad lines are reported with line numbers; --strict applies nothing', asy
   t.teardown(() => catalog.close());
   const file = writeJsonl(dir, 'bad.jsonl', [track(1), '{not json', { type: 'track', track_id: 'x' }, { type: 'song' }, track(2)]);
   const strict = await importFiles(catalog, [file], { strict: true }).catch((e: unknown) => e);
-  t.match(strict, { status: 400, hint: /bad\.jsonl:2: not JSON.*nothing was imported/ });
+  t.match(strict, { code: 'bad_request', hint: /bad\.jsonl:2: not JSON.*nothing was imported/ });
   t.equal(catalog.trackCount(), 0, 'strict: nothing applied');
   const report = await importFiles(catalog, [file]);
   t.equal(report.imported, 2, 'the two good tracks');
@@ -106,5 +106,5 @@ t.test('a catalog written with another record layout is refused at open', async 
   } catch (e) {
     error = e;
   }
-  t.match(error, { status: 400, hint: /written by another version of Refrain \(format 0, this one reads 1\)/ });
+  t.match(error, { code: 'bad_request', hint: /written by another version of Refrain \(format 0, this one reads 1\)/ });
 });

@@ -57,8 +57,8 @@ t.test('a malformed or overlong key is refused with 401 before any lookup or cac
 
   t.equal(guard.authenticate(GOOD, ''), RECORD, 'a real key still works');
   const unknown = 'b'.repeat(32);
-  t.match(refusal(() => guard.authenticate(unknown, '')), { status: 401, message: 'invalid or revoked apikey' });
-  t.match(refusal(() => guard.authenticate(unknown, '')), { status: 401, message: 'invalid or revoked apikey' });
+  t.match(refusal(() => guard.authenticate(unknown, '')), { code: 'unauthorized', message: 'invalid or revoked apikey' });
+  t.match(refusal(() => guard.authenticate(unknown, '')), { code: 'unauthorized', message: 'invalid or revoked apikey' });
   t.equal(store.lookups, 2, 'the real key and the unknown one were each read once');
   t.equal(guard.unknown.size, 1);
 });
