@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { Catalog, everyId } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { writeCatalog } from '../../src/cli/commands.js';
+import { writeCatalog } from '../../src/generate/write.js';
 import { buildIndex } from '../../src/index/service/build.js';
 import { benchKey, startRefrain, writeResult } from '../lib/index-bench.js';
 import { machine, cleanUpOnExit } from '../lib/measure.js';

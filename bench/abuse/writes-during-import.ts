@@ -23,7 +23,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { writeCatalog } from '../../src/cli/commands.js';
+import { writeCatalog } from '../../src/generate/write.js';
 import { benchKey, ROOT, startRefrain, writeResult } from '../lib/index-bench.js';
 import { machine, cleanUpOnExit } from '../lib/measure.js';
 

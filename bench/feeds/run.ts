@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { open as openLmdb } from 'lmdb';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { writeCatalog } from '../../src/cli/commands.js';
+import { writeCatalog } from '../../src/generate/write.js';
 import { GZIP_LEVEL, writeFeed } from '../../src/feeds/build.js';
 import { checkFeed, downloadFeed } from '../../src/feeds/fetch.js';
 import { feedDownloadRoute } from '../../src/feeds/download-route.js';

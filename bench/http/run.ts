@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
 import { KeyStore } from '../../src/auth/keys.js';
-import { writeCatalog } from '../../src/cli/commands.js';
+import { writeCatalog } from '../../src/generate/write.js';
 import { cpuSeconds, machine, mulberry32, startProcess, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
 import { startRefrain } from '../lib/index-bench.js';
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { writeCatalog } from '../../src/cli/commands.js';
+import { writeCatalog } from '../../src/generate/write.js';
 import { machine } from '../lib/measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
