@@ -16,8 +16,11 @@ import { Catalog, everyId } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/store/layout.js';
 import { makeEngines } from '../../src/index/service/engines.js';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
-import { machine, wrkVersion } from '../lib/measure.js';
-import { benchKey, benchOptions, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult } from '../lib/index-bench.js';
+import { benchKey } from '../lib/catalog.js';
+import { benchOptions, heldAtTarget, latency, sampleTracks, sweep, sweepTable } from '../lib/index-bench.js';
+import { luaScript, machine, mulberry32, wrkVersion } from '../lib/measure.js';
+import { ROOT, writeResult } from '../lib/paths.js';
+import { startBare, startRefrain } from '../lib/servers.js';
 
 const { data, build: rebuild, queries: queryCount, seconds, connections } = benchOptions();
 const EXCERPT = 200;

@@ -19,8 +19,11 @@ import { Catalog } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/store/layout.js';
 import { TextSearcher, type MatchQuery, type TrackQuery } from '../../src/index/text/search.js';
 import { normalizeText, wordsOf } from '../../src/index/kernel/normalize.js';
-import { machine, wrkVersion } from '../lib/measure.js';
-import { benchKey, benchOptions, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult, type SweepRow } from '../lib/index-bench.js';
+import { benchKey } from '../lib/catalog.js';
+import { benchOptions, heldAtTarget, latency, sampleTracks, sweep, sweepTable, type SweepRow } from '../lib/index-bench.js';
+import { luaScript, machine, mulberry32, wrkVersion } from '../lib/measure.js';
+import { writeResult } from '../lib/paths.js';
+import { startBare, startRefrain } from '../lib/servers.js';
 
 const { data, queries: queryCount, seconds, connections } = benchOptions();
 const manifest = readManifest(currentGeneration(data)!);
