@@ -17,8 +17,9 @@ import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
 import { benchArgs } from '../lib/args.js';
 import { benchKey, makeCatalogIfMissing } from '../lib/catalog.js';
-import { cpuSeconds, luaScript, machine, mulberry32, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
+import { cpuSeconds, luaScript, machine, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
 import { DATA_DIR, writeResult } from '../lib/paths.js';
+import { Rng } from '../lib/random.js';
 import { startBare, startRefrain } from '../lib/servers.js';
 
 const { tracks, data: dataOption, seconds, connections } = benchArgs({ tracks: 100000, data: undefined, seconds: 10, connections: 50 });
@@ -36,9 +37,9 @@ async function prepare(): Promise<{ key: string; ids: Record<'zipf' | 'uniform',
   const catalog = Catalog.open(data);
   try {
     const ranked = [...catalog.tracksByPopularity()].filter((id) => catalog.getTrack(id)?.has_lyrics);
-    const random = mulberry32(7);
-    const uniform = Array.from({ length: REQUESTS }, () => ranked[Math.floor(random() * ranked.length)]);
-    const zipf = Array.from({ length: REQUESTS }, () => ranked[zipfRank(random(), ranked.length)]);
+    const rng = new Rng(7);
+    const uniform = Array.from({ length: REQUESTS }, () => rng.pick(ranked));
+    const zipf = Array.from({ length: REQUESTS }, () => ranked[zipfRank(rng.float(), ranked.length)]);
     return { key: benchKey(catalog, 'bench/http'), ids: { zipf, uniform } };
   } finally {
     await catalog.close();

@@ -7,8 +7,9 @@
 import path from 'node:path';
 import type { Catalog } from '../../src/catalog/store.js';
 import { benchArgs } from './args.js';
-import { cpuSeconds, mulberry32, wrk, type WrkResult } from './measure.js';
+import { cpuSeconds, wrk, type WrkResult } from './measure.js';
 import { DATA_DIR } from './paths.js';
+import { Rng } from './random.js';
 
 /** The p99 the HTTP throughput target is held at (docs/design.md §8). */
 export const P99_TARGET_MS = 20;
@@ -17,10 +18,10 @@ export const P99_TARGET_MS = 20;
 export function sampleTracks(catalog: Catalog, count: number, seed: number, keep: (id: number) => boolean = () => true): number[] {
   const ids: number[] = [];
   for (const id of catalog.trackIds()) ids.push(id);
-  const random = mulberry32(seed);
+  const rng = new Rng(seed);
   const out: number[] = [];
   for (let tries = 0; out.length < count && tries < count * 50; tries++) {
-    const id = ids[Math.floor(random() * ids.length)];
+    const id = rng.pick(ids);
     if (keep(id)) out.push(id);
   }
   return out;

@@ -108,17 +108,6 @@ end
   return file;
 }
 
-/** A small seeded PRNG (mulberry32): the benches' query sets are the same on every run. */
-export function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The machine a report ran on. */
 export function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
