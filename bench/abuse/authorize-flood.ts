@@ -18,22 +18,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
+import { benchArgs } from '../lib/args.js';
 import { machine, startProcess } from '../lib/measure.js';
+import { ROOT } from '../lib/paths.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const { values } = parseArgs({
-  options: {
-    calls: { type: 'string', default: '40000' },
-    concurrency: { type: 'string', default: '16' },
-    'max-seconds': { type: 'string', default: '300' },
-    bin: { type: 'string', default: path.join(ROOT, 'bin/refrain.js') },
-  },
-});
-const calls = Number(values.calls);
-const concurrency = Number(values.concurrency);
-const maxSeconds = Number(values['max-seconds']);
+const args = benchArgs({ calls: 40000, concurrency: 16, 'max-seconds': 300, bin: path.join(ROOT, 'bin/refrain.js') });
+const { calls, concurrency, 'max-seconds': maxSeconds } = args;
 if (!(calls > 0 && calls <= 1_000_000) || !(concurrency > 0 && concurrency <= 256) || !(maxSeconds > 0 && maxSeconds <= 3600)) {
   console.error('--calls 1..1000000, --concurrency 1..256, --max-seconds 1..3600');
   process.exit(2);
@@ -58,14 +49,14 @@ const data = mkdtempSync(path.join(tmpdir(), 'refrain-authorize-flood-'));
 try {
   const created = spawnSync(
     process.execPath,
-    [values.bin, 'clients', 'create', '--data', data, '--name', 'Flood', '--redirect-uri', REDIRECT_URI, '--json'],
+    [args.bin, 'clients', 'create', '--data', data, '--name', 'Flood', '--redirect-uri', REDIRECT_URI, '--json'],
     { encoding: 'utf8' },
   );
   if (created.status !== 0) throw new Error(`clients create failed: ${created.stderr}`);
   const clientId = (JSON.parse(created.stdout) as { client_id: string }).client_id;
 
   const { child, match } = await startProcess(
-    [values.bin, 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--index-threads', '1', '--no-feeds'],
+    [args.bin, 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--index-threads', '1', '--no-feeds'],
     /"port":(\d+).*"msg":"listening"/,
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -110,7 +101,7 @@ try {
   console.log(
     JSON.stringify({
       bench: 'authorize-flood',
-      bin: values.bin,
+      bin: args.bin,
       calls: sent,
       seconds: Number(seconds.toFixed(1)),
       rps: Math.round(sent / seconds),

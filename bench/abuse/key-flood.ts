@@ -20,25 +20,23 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { ROOT } from '../lib/index-bench.js';
+import { benchArgs } from '../lib/args.js';
 import { startProcess } from '../lib/measure.js';
+import { ROOT } from '../lib/paths.js';
 
-const { values } = parseArgs({
-  options: {
-    keys: { type: 'string', default: '3000' },
-    'key-bytes': { type: 'string', default: String(60 * 1024) },
-    connections: { type: 'string', default: '8' },
-    'max-seconds': { type: 'string', default: '120' },
-    bin: { type: 'string', default: path.join(ROOT, 'bin/refrain.js') },
-    smoke: { type: 'boolean', default: false },
-  },
+const args = benchArgs({
+  keys: 3000,
+  'key-bytes': 60 * 1024,
+  connections: 8,
+  'max-seconds': 120,
+  bin: path.join(ROOT, 'bin/refrain.js'),
+  smoke: false,
 });
-const keys = values.smoke ? 200 : Number(values.keys);
-const keyBytes = Number(values['key-bytes']);
-const connections = Number(values.connections);
-const deadline = Date.now() + Number(values['max-seconds']) * 1000;
+const keys = args.smoke ? 200 : args.keys;
+const keyBytes = args['key-bytes'];
+const connections = args.connections;
+const deadline = Date.now() + args['max-seconds'] * 1000;
 
 const rssMb = (pid: number): number => {
   const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -71,10 +69,10 @@ async function flood(url: string, count: number, make: (i: number) => string): P
 const data = mkdtempSync(path.join(os.tmpdir(), 'refrain-key-flood-'));
 // A build with a URL limit (--max-url-bytes, 8 KB by default) answers a 60 KB key 414 before the
 // guard sees it; the limit is raised here so the flood measures the key path itself.
-const help = spawnSync(process.execPath, [values.bin, 'serve', '--help'], { encoding: 'utf8' }).stdout;
+const help = spawnSync(process.execPath, [args.bin, 'serve', '--help'], { encoding: 'utf8' }).stdout;
 const urlLimit = help.includes('--max-url-bytes') ? ['--max-url-bytes', String(Math.max(8192, keyBytes * 2))] : [];
 const server = await startProcess(
-  [values.bin, 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--no-feeds', '--index-threads', '1', ...urlLimit],
+  [args.bin, 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--no-feeds', '--index-threads', '1', ...urlLimit],
   /"port":(\d+).*"msg":"listening"/,
 );
 const pid = server.child.pid!;
@@ -93,7 +91,7 @@ try {
   await settle();
   const afterShaped = rssMb(pid);
   const result = {
-    bin: values.bin,
+    bin: args.bin,
     keys,
     keyBytes,
     rssMb: { base: +base.toFixed(1), afterLong: +afterLong.toFixed(1), afterShaped: +afterShaped.toFixed(1) },

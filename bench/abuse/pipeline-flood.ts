@@ -18,24 +18,22 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { startRefrain } from '../lib/index-bench.js';
+import { benchArgs } from '../lib/args.js';
 import { machine } from '../lib/measure.js';
+import { startRefrain } from '../lib/servers.js';
 
-const { values } = parseArgs({
-  options: {
-    connections: { type: 'string', default: '10' },
-    requests: { type: 'string', default: '1000' },
-    seconds: { type: 'string', default: '5' },
-    path: { type: 'string', default: '/ws/1.1/openapi.json' },
-    url: { type: 'string' },
-    pid: { type: 'string' },
-    smoke: { type: 'boolean', default: false },
-  },
+const args = benchArgs({
+  connections: 10,
+  requests: 1000,
+  seconds: 5,
+  path: '/ws/1.1/openapi.json',
+  url: undefined,
+  pid: undefined,
+  smoke: false,
 });
-const connections = values.smoke ? 2 : Math.min(Number(values.connections), 200);
-const requests = values.smoke ? 100 : Math.min(Number(values.requests), 20_000);
-const seconds = values.smoke ? 2 : Math.min(Number(values.seconds), 60);
+const connections = args.smoke ? 2 : Math.min(args.connections, 200);
+const requests = args.smoke ? 100 : Math.min(args.requests, 20_000);
+const seconds = args.smoke ? 2 : Math.min(args.seconds, 60);
 
 function rssMb(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
@@ -86,8 +84,8 @@ class HealthProbe {
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main(): Promise<void> {
-  let url = values.url;
-  let pid = values.pid ? Number(values.pid) : undefined;
+  let url = args.url;
+  let pid = args.pid ? Number(args.pid) : undefined;
   let stop = () => {};
   let data: string | undefined;
   if (!url) {
@@ -107,7 +105,7 @@ async function main(): Promise<void> {
     const before = rssMb(pid);
     let peak = before ?? 0;
 
-    const request = `GET ${values.path} HTTP/1.1\r\nHost: bench\r\n\r\n`.repeat(requests);
+    const request = `GET ${args.path} HTTP/1.1\r\nHost: bench\r\n\r\n`.repeat(requests);
     let closedByServer = 0;
     const flood = Array.from({ length: connections }, () => {
       const s = net.connect(port, '127.0.0.1', () => {
@@ -139,7 +137,7 @@ async function main(): Promise<void> {
     latencies.sort((a, b) => a - b);
     const result = {
       machine: machine(),
-      flood: `${connections} connections × ${requests} × GET ${values.path}, never read`,
+      flood: `${connections} connections × ${requests} × GET ${args.path}, never read`,
       rssBeforeMb: before === undefined ? null : Math.round(before),
       rssPeakMb: before === undefined ? null : Math.round(peak),
       rssGrowthMb: before === undefined ? null : Math.round(peak - before),

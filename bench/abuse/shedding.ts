@@ -18,49 +18,42 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { Catalog, everyId } from '../../src/catalog/store.js';
-import { importFiles } from '../../src/catalog/import.js';
-import { writeCatalog } from '../../src/cli/commands.js';
 import { buildIndex } from '../../src/index/service/build.js';
-import { benchKey, startRefrain, writeResult } from '../lib/index-bench.js';
+import { benchArgs } from '../lib/args.js';
+import { benchKey, makeCatalogIfMissing } from '../lib/catalog.js';
 import { machine, cleanUpOnExit } from '../lib/measure.js';
+import { writeResult } from '../lib/paths.js';
+import { startRefrain } from '../lib/servers.js';
 
-const { values } = parseArgs({
-  options: {
-    data: { type: 'string' },
-    tracks: { type: 'string', default: '20000' },
-    levels: { type: 'string', default: '256,700' },
-    seconds: { type: 'string', default: '20' },
-    chars: { type: 'string', default: '20000' },
-    'deadline-ms': { type: 'string', default: '2000' },
-    'backoff-ms': { type: 'string', default: '0' },
-    smoke: { type: 'boolean', default: false },
-  },
+const args = benchArgs({
+  data: undefined,
+  tracks: 20000,
+  levels: [256, 700],
+  seconds: 20,
+  chars: 20000,
+  'deadline-ms': 2000,
+  'backoff-ms': 0,
+  smoke: false,
 });
-const smoke = values.smoke;
-const levels = (smoke ? '16,48' : values.levels).split(',').map(Number);
-const seconds = smoke ? 4 : Number(values.seconds);
-const chars = Number(values.chars);
-const deadlineMs = Number(values['deadline-ms']);
-const backoffMs = Number(values['backoff-ms']);
-const tracks = smoke ? 2000 : Number(values.tracks);
+const smoke = args.smoke;
+const levels = smoke ? [16, 48] : args.levels;
+const seconds = smoke ? 4 : args.seconds;
+const chars = args.chars;
+const deadlineMs = args['deadline-ms'];
+const backoffMs = args['backoff-ms'];
+const tracks = smoke ? 2000 : args.tracks;
 
 const { stops, cleanUp } = cleanUpOnExit();
 
 try {
-  let data = values.data;
+  let data = args.data;
   if (!data) {
     const dir = mkdtempSync(path.join(tmpdir(), 'refrain-shedding-bench-'));
     stops.push(() => rmSync(dir, { recursive: true, force: true }));
     data = path.join(dir, 'data');
-    console.error(`generating and importing ${tracks} tracks…`);
-    const file = path.join(dir, 'catalog.jsonl');
-    await writeCatalog({ tracks, seed: 3 }, file);
-    const catalog = Catalog.open(data);
-    await importFiles(catalog, [file]);
-    await catalog.close();
+    await makeCatalogIfMissing(data, { tracks, seed: 3, file: path.join(dir, 'catalog.jsonl') });
     console.error('building the index…');
     await buildIndex(data);
   }
@@ -96,7 +89,7 @@ try {
   const worst503 = Math.max(...results.map((r) => r.busy.p99).filter(Number.isFinite), 0);
   const markdown = [
     `bench/abuse/shedding — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}`,
-    `catalog ${values.data ?? `${tracks} generated tracks`}; track.lyrics.fingerprint.post with ${chars.toLocaleString('en')}-character texts; ` +
+    `catalog ${args.data ?? `${tracks} generated tracks`}; track.lyrics.fingerprint.post with ${chars.toLocaleString('en')}-character texts; ` +
       `deadline ${deadlineMs} ms; closed-loop clients (${backoffMs} ms pause after a 503); ${seconds} s per level; client and server share the machine`,
     '',
     '| in flight | answers | 200 per second | 200 p50 ms | 200 p99 ms | 503 | 503 p50 ms | 503 p99 ms | other |',

@@ -20,31 +20,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { writeCatalog } from '../../src/cli/commands.js';
-import { benchKey, ROOT, startRefrain, writeResult } from '../lib/index-bench.js';
+import { writeCatalog } from '../../src/generate/write.js';
+import { benchArgs } from '../lib/args.js';
+import { benchKey } from '../lib/catalog.js';
 import { machine, cleanUpOnExit } from '../lib/measure.js';
+import { ROOT, writeResult } from '../lib/paths.js';
+import { startRefrain } from '../lib/servers.js';
 
-const { values } = parseArgs({
-  options: {
-    'base-tracks': { type: 'string', default: '5000' },
-    tracks: { type: 'string', default: '200000' },
-    'baseline-seconds': { type: 'string', default: '10' },
-    'max-seconds': { type: 'string', default: '120' },
-    'posts-per-second': { type: 'string', default: '5' },
-    nice: { type: 'string', default: '0,10' },
-    smoke: { type: 'boolean', default: false },
-  },
+const args = benchArgs({
+  'base-tracks': 5000,
+  tracks: 200000,
+  'baseline-seconds': 10,
+  'max-seconds': 120,
+  'posts-per-second': 5,
+  nice: [0, 10],
+  smoke: false,
 });
-const smoke = values.smoke;
-const baseTracks = smoke ? 500 : Number(values['base-tracks']);
-const importTracks = smoke ? 5000 : Number(values.tracks);
-const baselineSeconds = smoke ? 3 : Number(values['baseline-seconds']);
-const maxSeconds = smoke ? 20 : Number(values['max-seconds']);
-const postsPerSecond = Number(values['posts-per-second']);
-const nices = values.nice.split(',').map(Number);
+const smoke = args.smoke;
+const baseTracks = smoke ? 500 : args['base-tracks'];
+const importTracks = smoke ? 5000 : args.tracks;
+const baselineSeconds = smoke ? 3 : args['baseline-seconds'];
+const maxSeconds = smoke ? 20 : args['max-seconds'];
+const postsPerSecond = args['posts-per-second'];
+const nices = args.nice;
 const TARGET_P99_MS = 25;
 const DEFAULT_NICE = 10;
 const GET_CLIENTS = 4;

@@ -11,15 +11,13 @@
  * The replica is bench/.data/feeds-replica-<tracks>/, made afresh; `--index` also times its index build.
  * Both are deleted at the end (several GiB at 1M tracks) unless `--keep`.
  */
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { open as openLmdb } from 'lmdb';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { writeCatalog } from '../../src/cli/commands.js';
 import { GZIP_LEVEL, writeFeed } from '../../src/feeds/build.js';
 import { checkFeed, downloadFeed } from '../../src/feeds/fetch.js';
 import { feedDownloadRoute } from '../../src/feeds/download-route.js';
@@ -28,24 +26,16 @@ import { FeedStore, type FeedMeta } from '../../src/feeds/store.js';
 import { uws, type us_listen_socket } from '../../src/http/uws.js';
 import { buildIndex } from '../../src/index/service/build.js';
 import { createLogger } from '../../src/log.js';
+import { benchArgs } from '../lib/args.js';
+import { makeCatalogIfMissing } from '../lib/catalog.js';
 import { machine } from '../lib/measure.js';
+import { DATA_DIR, writeResult } from '../lib/paths.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const { values } = parseArgs({
-  options: {
-    tracks: { type: 'string', default: '1000000' },
-    seed: { type: 'string', default: '7' },
-    levels: { type: 'string', default: String(GZIP_LEVEL) },
-    index: { type: 'boolean', default: false },
-    keep: { type: 'boolean', default: false },
-  },
-});
-const tracks = Number(values.tracks);
-const levels = values.levels.split(',').map(Number);
-const benchData = path.join(ROOT, 'bench/.data');
-const catalogDir = path.join(benchData, `catalog-${tracks}`);
-const outDir = path.join(benchData, `feeds-${tracks}`);
-const replicaDir = path.join(benchData, `feeds-replica-${tracks}`);
+const args = benchArgs({ tracks: 1000000, seed: 7, levels: [GZIP_LEVEL], index: false, keep: false });
+const { tracks, levels } = args;
+const catalogDir = path.join(DATA_DIR, `catalog-${tracks}`);
+const outDir = path.join(DATA_DIR, `feeds-${tracks}`);
+const replicaDir = path.join(DATA_DIR, `feeds-replica-${tracks}`);
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
 
@@ -58,15 +48,7 @@ async function timed<T>(step: () => Promise<T>): Promise<{ value: T; seconds: nu
   return { value, seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
-if (!existsSync(catalogDir)) {
-  const file = path.join(benchData, `generated-${tracks}.jsonl`);
-  mkdirSync(benchData, { recursive: true });
-  if (!existsSync(file)) await writeCatalog({ tracks, seed: Number(values.seed) }, file);
-  const fresh = Catalog.open(catalogDir);
-  await importFiles(fresh, [file], { batch: 5000 });
-  await fresh.close();
-  console.error(`made ${catalogDir}`);
-}
+await makeCatalogIfMissing(catalogDir, { tracks, seed: args.seed, file: path.join(DATA_DIR, `generated-${tracks}.jsonl`) });
 
 rmSync(outDir, { recursive: true, force: true });
 const catalog = Catalog.open(catalogDir);
@@ -103,7 +85,7 @@ const apply = await timed(() => importFiles(replica, [download.value.file], { ba
 const replicaTracks = replica.trackCount();
 await replica.close();
 rmSync(download.value.file);
-const index = values.index ? await timed(() => buildIndex(replicaDir)) : undefined;
+const index = args.index ? await timed(() => buildIndex(replicaDir)) : undefined;
 const replicaBytes = Number(spawnSync('du', ['-sb', replicaDir], { encoding: 'utf8' }).stdout.split('\t')[0]);
 const feedBytes = statSync(path.join(outDir, feed.file)).size;
 
@@ -139,10 +121,8 @@ const table = [
   `Feed built in-process as \`refrain feeds build --full\` does (serve runs the same code in a worker thread); CPU counts every thread of the process (gzip runs on libuv's pool). Peak RSS ${result.peakRssMiB} MiB (LMDB's mapped pages included).`,
 ].join('\n');
 console.log(table);
-mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(path.join(ROOT, 'bench/results/feeds.json'), JSON.stringify(result, null, 2));
-writeFileSync(path.join(ROOT, 'bench/results/feeds.md'), `${table}\n`);
-if (!values.keep) {
+writeResult('feeds', table, result);
+if (!args.keep) {
   rmSync(outDir, { recursive: true, force: true });
   rmSync(replicaDir, { recursive: true, force: true });
 }

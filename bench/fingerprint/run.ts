@@ -16,8 +16,12 @@ import { Catalog, everyId } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/store/layout.js';
 import { makeEngines } from '../../src/index/service/engines.js';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
-import { machine, wrkVersion } from '../lib/measure.js';
-import { benchKey, benchOptions, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult } from '../lib/index-bench.js';
+import { benchKey } from '../lib/catalog.js';
+import { benchOptions, heldAtTarget, latency, sampleTracks, sweep, sweepTable } from '../lib/index-bench.js';
+import { luaScript, machine, wrkVersion } from '../lib/measure.js';
+import { ROOT, writeResult } from '../lib/paths.js';
+import { Rng } from '../lib/random.js';
+import { startBare, startRefrain } from '../lib/servers.js';
 
 const { data, build: rebuild, queries: queryCount, seconds, connections } = benchOptions();
 const EXCERPT = 200;
@@ -34,10 +38,10 @@ const manifest = readManifest(currentGeneration(data)!);
 
 const catalog = Catalog.open(data);
 const withLyrics = sampleTracks(catalog, queryCount, 11, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
-const random = mulberry32(12);
+const rng = new Rng(12);
 const queries = withLyrics.map((id) => {
   const body = catalog.getContent('lyrics', id)!.lyrics_body;
-  let start = Math.floor(random() * (body.length - EXCERPT));
+  let start = rng.int(0, body.length - EXCERPT - 1);
   while (start > 0 && body[start - 1] !== ' ' && body[start - 1] !== '\n') start--;
   return { id, text: body.slice(start, start + EXCERPT) };
 });
@@ -47,7 +51,7 @@ const lineQueries = withLyrics.flatMap((id) => {
     const words = l.split(/\s+/).length;
     return words >= 4 && words <= 9;
   });
-  return lines.length ? [{ id, text: lines[Math.floor(random() * lines.length)] }] : [];
+  return lines.length ? [{ id, text: rng.pick(lines) }] : [];
 });
 const shortQueries = queries.map((q) => ({ id: q.id, text: q.text.slice(0, 50).trimEnd() }));
 let tracksWithLyrics = 0;

@@ -13,29 +13,17 @@
  *     `--response-cache 0`, so every request reads LMDB, presents and serialises (the worst case).
  * CPU per request is the server process's user+system time over the run / requests.
  */
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Catalog } from '../../src/catalog/store.js';
-import { importFiles } from '../../src/catalog/import.js';
-import { KeyStore } from '../../src/auth/keys.js';
-import { writeCatalog } from '../../src/cli/commands.js';
-import { cpuSeconds, machine, mulberry32, startProcess, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
-import { startRefrain } from '../lib/index-bench.js';
+import { benchArgs } from '../lib/args.js';
+import { benchKey, makeCatalogIfMissing } from '../lib/catalog.js';
+import { cpuSeconds, luaScript, machine, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
+import { DATA_DIR, writeResult } from '../lib/paths.js';
+import { Rng } from '../lib/random.js';
+import { startBare, startRefrain } from '../lib/servers.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const { values } = parseArgs({
-  options: {
-    tracks: { type: 'string', default: '100000' },
-    data: { type: 'string' },
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '50' },
-  },
-});
-const tracks = Number(values.tracks);
-const seconds = Number(values.seconds);
-const connections = Number(values.connections);
-const data = values.data ?? path.join(ROOT, 'bench/.data', `catalog-${tracks}`);
+const { tracks, data: dataOption, seconds, connections } = benchArgs({ tracks: 100000, data: undefined, seconds: 10, connections: 50 });
+const data = dataOption ?? path.join(DATA_DIR, `catalog-${tracks}`);
 
 const REQUESTS = 20_000;
 
@@ -45,40 +33,17 @@ function zipfRank(u: number, n: number): number {
 }
 
 async function prepare(): Promise<{ key: string; ids: Record<'zipf' | 'uniform', number[]> }> {
-  mkdirSync(data, { recursive: true });
+  await makeCatalogIfMissing(data, { tracks, seed: 7, file: path.join(data, 'catalog.jsonl.gz') });
   const catalog = Catalog.open(data);
   try {
-    if (catalog.trackCount() === 0) {
-      const file = path.join(data, 'catalog.jsonl.gz');
-      if (!existsSync(file)) {
-        console.error(`generating ${tracks} tracks…`);
-        await writeCatalog({ tracks, seed: 7 }, file);
-      }
-      console.error('importing…');
-      const report = await importFiles(catalog, [file], { batch: 5000 });
-      console.error(`imported ${report.imported} records at ${report.tracksPerSecond} tracks/s`);
-    }
     const ranked = [...catalog.tracksByPopularity()].filter((id) => catalog.getTrack(id)?.has_lyrics);
-    const random = mulberry32(7);
-    const uniform = Array.from({ length: REQUESTS }, () => ranked[Math.floor(random() * ranked.length)]);
-    const zipf = Array.from({ length: REQUESTS }, () => ranked[zipfRank(random(), ranked.length)]);
-    const key = new KeyStore(catalog.root).create({ plan: 'enterprise', quota: 0, label: 'bench/http' }).key;
-    return { key, ids: { zipf, uniform } };
+    const rng = new Rng(7);
+    const uniform = Array.from({ length: REQUESTS }, () => rng.pick(ranked));
+    const zipf = Array.from({ length: REQUESTS }, () => ranked[zipfRank(rng.float(), ranked.length)]);
+    return { key: benchKey(catalog, 'bench/http'), ids: { zipf, uniform } };
   } finally {
     await catalog.close();
   }
-}
-
-function luaScript(file: string, paths: string[]): string {
-  const lua = `local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-local i = 0
-request = function()
-  i = i % #paths + 1
-  return wrk.format("GET", paths[i])
-end
-`;
-  writeFileSync(file, lua);
-  return file;
 }
 
 interface Row extends WrkResult {
@@ -97,13 +62,11 @@ async function measure(name: string, pid: number, url: string, script?: string):
 
 const { key, ids } = await prepare();
 const tmp = path.join(data, 'wrk');
-mkdirSync(tmp, { recursive: true });
 const rows: Row[] = [];
 
-const bare = await startProcess([path.join(ROOT, 'dist/bench/http/bare.js')], /^(\d+)$/);
-const barePort = Number(bare.match[1]);
-rows.push(await measure('bare uWS hello', bare.child.pid!, `http://127.0.0.1:${barePort}/`));
-bare.child.kill();
+const bare = await startBare();
+rows.push(await measure('bare uWS hello', bare.pid, bare.url));
+bare.stop();
 
 async function serve(extra: string[]) {
   const server = await startRefrain(data, extra);
@@ -113,7 +76,7 @@ async function serve(extra: string[]) {
 for (const [pattern, flags] of [['zipf', []], ['uniform', ['--response-cache', '0']]] as const) {
   const server = await serve([...flags]);
   for (const method of ['track.get', 'track.lyrics.get']) {
-    const script = luaScript(path.join(tmp, `${method}-${pattern}.lua`), ids[pattern].map((id) => `/ws/1.1/${method}?track_id=${id}&apikey=${key}`));
+    const script = luaScript(path.join(tmp, `${method}-${pattern}.lua`), ids[pattern].map((id) => ({ method: 'GET', path: `/ws/1.1/${method}?track_id=${id}&apikey=${key}` })));
     const label = pattern === 'zipf' ? 'zipf ids, cache on' : 'uniform ids, cache off';
     rows.push(await measure(`${method} (${label})`, server.pid, server.url, script));
   }
@@ -131,6 +94,4 @@ const table = [
   ),
 ].join('\n');
 console.log(table);
-mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(path.join(ROOT, 'bench/results/http.json'), JSON.stringify({ at: new Date().toISOString(), machine: machine(), tracks, connections, seconds, rows }, null, 2));
-writeFileSync(path.join(ROOT, 'bench/results/http.md'), `${table}\n`);
+writeResult('http', table, { at: new Date().toISOString(), machine: machine(), tracks, connections, seconds, rows });

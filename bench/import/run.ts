@@ -8,40 +8,33 @@
  * bench/.data/ for bench/http to reuse; the catalog is imported into a fresh data directory there.
  * `--reimport` also times importing the same file again (every line unchanged).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
-import { writeCatalog } from '../../src/cli/commands.js';
+import { writeCatalog } from '../../src/generate/write.js';
+import { benchArgs } from '../lib/args.js';
 import { machine } from '../lib/measure.js';
+import { DATA_DIR, RESULTS_DIR, writeResult } from '../lib/paths.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const { values } = parseArgs({
-  options: {
-    tracks: { type: 'string', default: '1000000' },
-    seed: { type: 'string', default: '7' },
-    reimport: { type: 'boolean', default: false },
-    'skip-generate': { type: 'boolean', default: false },
-  },
-});
-const tracks = Number(values.tracks);
-const dir = path.join(ROOT, 'bench/.data');
-const file = path.join(dir, `generated-${tracks}.jsonl`);
-const data = path.join(dir, `catalog-${tracks}`);
-mkdirSync(dir, { recursive: true });
+const args = benchArgs({ tracks: 1000000, seed: 7, reimport: false, 'skip-generate': false });
+const { tracks, seed } = args;
+const file = path.join(DATA_DIR, `generated-${tracks}.jsonl`);
+const data = path.join(DATA_DIR, `catalog-${tracks}`);
+mkdirSync(DATA_DIR, { recursive: true });
 
 // --skip-generate reuses the file of an earlier run (and its generation time) to time the import alone.
-const previous = existsSync(path.join(ROOT, 'bench/results/import.json'))
-  ? (JSON.parse(readFileSync(path.join(ROOT, 'bench/results/import.json'), 'utf8')) as { tracks: number; generate: { seconds: number } })
+const previousFile = path.join(RESULTS_DIR, 'import.json');
+const previous = existsSync(previousFile)
+  ? (JSON.parse(readFileSync(previousFile, 'utf8')) as { tracks: number; generate: { seconds: number } })
   : undefined;
 let generateSeconds: number;
-if (values['skip-generate'] && existsSync(file) && previous?.tracks === tracks) {
+if (args['skip-generate'] && existsSync(file) && previous?.tracks === tracks) {
   generateSeconds = previous.generate.seconds;
 } else {
   const t0 = performance.now();
-  await writeCatalog({ tracks, seed: Number(values.seed) }, file);
+  await writeCatalog({ tracks, seed }, file);
   generateSeconds = (performance.now() - t0) / 1000;
 }
 const fileBytes = statSync(file).size;
@@ -51,7 +44,7 @@ if (existsSync(data)) rmSync(data, { recursive: true });
 const catalog = Catalog.open(data);
 const report = await importFiles(catalog, [file], { batch: 5000 });
 let reimport: { seconds: number; tracksPerSecond: number } | undefined;
-if (values.reimport) {
+if (args.reimport) {
   const again = await importFiles(catalog, [file], { batch: 5000 });
   reimport = { seconds: again.seconds, tracksPerSecond: again.tracksPerSecond };
 }
@@ -71,7 +64,7 @@ const result = {
   peakRssMiB: Math.round(rssMiB),
 };
 const table = [
-  `bench/import — ${result.at.slice(0, 16)}Z — ${result.machine}; catalog of ${tracks.toLocaleString('en')} generated tracks (seed ${values.seed})`,
+  `bench/import — ${result.at.slice(0, 16)}Z — ${result.machine}; catalog of ${tracks.toLocaleString('en')} generated tracks (seed ${seed})`,
   '',
   '| step | time | rate | size |',
   '|---|---:|---:|---:|',
@@ -82,6 +75,4 @@ const table = [
   `peak RSS of the whole run: ${result.peakRssMiB} MiB (it counts LMDB's memory-mapped pages, which the kernel can drop; the JS heap stays small)`,
 ].join('\n');
 console.log(table);
-mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(path.join(ROOT, 'bench/results/import.json'), JSON.stringify(result, null, 2));
-writeFileSync(path.join(ROOT, 'bench/results/import.md'), `${table}\n`);
+writeResult('import', table, result);

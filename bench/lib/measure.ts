@@ -1,10 +1,12 @@
 /**
  * Shared pieces of the bench scripts: child processes that print their port, CPU time of a process
- * from /proc, wrk runs parsed into numbers, and the machine description every report carries.
+ * from /proc, wrk runs parsed into numbers and the scripts they cycle through, and the machine
+ * description every report carries.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
@@ -88,15 +90,22 @@ export function wrk(url: string, options: { seconds: number; connections: number
   };
 }
 
-/** A small seeded PRNG (mulberry32): the benches' query sets are the same on every run. */
-export function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A wrk script cycling through requests (GET paths, or POST bodies to one path). */
+export function luaScript(file: string, requests: { method: 'GET' | 'POST'; path: string; body?: string }[]): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const items = requests.map((r) => `{${JSON.stringify(r.method)},${JSON.stringify(r.path)},${r.body === undefined ? 'nil' : JSON.stringify(r.body)}}`);
+  const lua = `local reqs = {${items.join(',\n')}}
+local i = 0
+local json = {["Content-Type"] = "application/json"}
+request = function()
+  i = i % #reqs + 1
+  local r = reqs[i]
+  if r[3] then return wrk.format(r[1], r[2], json, r[3]) end
+  return wrk.format(r[1], r[2])
+end
+`;
+  writeFileSync(file, lua);
+  return file;
 }
 
 /** The machine a report ran on. */
@@ -105,6 +114,7 @@ export function machine(): string {
   return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
 }
 
+/** The wrk version line, for the report's header. */
 export function wrkVersion(): string {
   return spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0] ?? '';
 }

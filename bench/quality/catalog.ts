@@ -14,14 +14,15 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { generateCatalog } from '../../src/generate/index.js';
-import { ROOT, refrain, refrainCommands } from './refrain-cli.js';
+import { DATA_DIR, ROOT } from '../lib/paths.js';
+import { refrain, refrainCommands } from './refrain-cli.js';
 import { normalize, wordsOf } from './text.js';
 
 export const CORPUS_DIR = '/work/shared/corpus';
 export const DISTRACTOR_SEED = 7;
 const HELD_OUT_MODULUS = 20;
 /** A big generated file (seed 7) that earlier benches left; its first lines are a smaller catalog. */
-const BIG_GENERATED = path.join(ROOT, 'bench/.data/generated-1000000.jsonl');
+const BIG_GENERATED = path.join(DATA_DIR, 'generated-1000000.jsonl');
 
 export interface CatalogInfo {
   tracks: number;
@@ -51,7 +52,7 @@ export interface BenchPaths {
 }
 
 export function benchPaths(tracks: number): BenchPaths {
-  const dir = path.join(ROOT, `bench/.data/quality-${tracks}`);
+  const dir = path.join(DATA_DIR, `quality-${tracks}`);
   return {
     dir,
     refrainData: path.join(dir, 'refrain'),

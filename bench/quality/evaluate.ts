@@ -6,8 +6,8 @@
  * longer than the time budget, it goes on with a balanced subsample that fits (fewer queries per
  * bucket), or stops when fewer than MIN_PER_BUCKET per bucket would fit.
  */
+import { shuffled, streamRng } from '../lib/random.js';
 import { subsample, type Query } from './queries.js';
-import { shuffled, streamRng } from './random.js';
 import type { Hit, LoadReport, SearchSystem } from './systems/system.js';
 
 export interface QueryOutcome {

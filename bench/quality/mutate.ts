@@ -4,7 +4,7 @@
  * noise (typos: substitutions, insertions, deletions), word edits (dropped, substituted or swapped
  * words), or embedding among unrelated prose. All draws come from the caller's seeded `Rng`.
  */
-import type { Rng } from './random.js';
+import type { Rng } from '../lib/random.js';
 import { wordStarts } from './text.js';
 
 /** `length` characters of `body` from a random word start (trailing blanks trimmed), if it is long enough. */

@@ -9,11 +9,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
 import { isRestricted } from '../../src/api/restrict.js';
+import { ROOT } from '../lib/paths.js';
+import { shuffled, streamRng, type Rng } from '../lib/random.js';
 import { readHeldOut, type BenchPaths, type HeldOut } from './catalog.js';
 import { charNoise, embed, excerpt, reformat, wordEdits } from './mutate.js';
 import { proseParagraphs } from './prose.js';
-import { shuffled, streamRng, type Rng } from './random.js';
-import { ROOT } from './refrain-cli.js';
 import { normalHash, wordCount, wordsOf } from './text.js';
 
 export const BUCKETS = [

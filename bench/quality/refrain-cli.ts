@@ -5,8 +5,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { ROOT } from '../lib/paths.js';
 
-export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const REFRAIN_BIN = path.join(ROOT, 'bin/refrain.js');
 
 export interface CliRun {

@@ -23,8 +23,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../lib/args.js';
 import { machine } from '../lib/measure.js';
+import { RESULTS_DIR } from '../lib/paths.js';
 import { benchPaths, ensureCatalog } from './catalog.js';
 import { runSystem, type SystemRun } from './evaluate.js';
 import { exportLyrics } from './lyrics-file.js';
@@ -32,7 +33,6 @@ import { score } from './metrics.js';
 import { loadOrComputeAmbiguity } from './ambiguity.js';
 import { pairWithRefrain } from './paired.js';
 import { BUCKETS, loadOrBuildQueries, subsample, type Bucket } from './queries.js';
-import { ROOT } from './refrain-cli.js';
 import { markdown, type Report, type ScoredRun } from './report.js';
 import { Fts5System } from './systems/fts5.js';
 import { MiniSearchHost, MiniSearchSystem } from './systems/minisearch.js';
@@ -41,41 +41,30 @@ import { RefrainSystem } from './systems/refrain.js';
 import { screenUnrelated, type Screening } from './screening.js';
 import type { SearchSystem } from './systems/system.js';
 
-const { values } = parseArgs({
-  options: {
-    tracks: { type: 'string', default: '100000' },
-    'per-bucket': { type: 'string', default: '200' },
-    seed: { type: 'string', default: '1' },
-    systems: { type: 'string', default: 'refrain,pg,fts5,minisearch' },
-    threshold: { type: 'string', default: '50' },
-    longest: { type: 'string', default: '80' },
-    concurrency: { type: 'string', default: '4' },
-    'pg-threshold': { type: 'string', default: '0.6' },
-    'pg-timeout-ms': { type: 'string', default: '1000' },
-    'pg-connections': { type: 'string', default: '2' },
-    'minisearch-fuzzy': { type: 'string', default: '0.2' },
-    'minisearch-heap-mib': { type: 'string', default: '16384' },
-    'minisearch-fuzzy-per-bucket': { type: 'string', default: '50' },
-    'minisearch-load-minutes': { type: 'string', default: '30' },
-    'budget-minutes': { type: 'string', default: '30' },
-    reload: { type: 'boolean', default: false },
-    reindex: { type: 'boolean', default: false },
-    'skip-ambiguity': { type: 'boolean', default: false },
-    'skip-screening': { type: 'boolean', default: false },
-    merge: { type: 'boolean', default: false },
-  },
+const args = benchArgs({
+  tracks: 100000,
+  'per-bucket': 200,
+  seed: 1,
+  systems: 'refrain,pg,fts5,minisearch',
+  threshold: 50,
+  longest: 80,
+  concurrency: 4,
+  'pg-threshold': 0.6,
+  'pg-timeout-ms': 1000,
+  'pg-connections': 2,
+  'minisearch-fuzzy': 0.2,
+  'minisearch-heap-mib': 16384,
+  'minisearch-fuzzy-per-bucket': 50,
+  'minisearch-load-minutes': 30,
+  'budget-minutes': 30,
+  reload: false,
+  reindex: false,
+  'skip-ambiguity': false,
+  'skip-screening': false,
+  merge: false,
 });
-
-const num = (name: keyof typeof values): number => {
-  const v = Number(values[name]);
-  if (!Number.isFinite(v)) throw new Error(`--${name} must be a number`);
-  return v;
-};
-const tracks = num('tracks');
-const perBucket = num('per-bucket');
-const seed = num('seed');
-const threshold = num('threshold');
-const wanted = String(values.systems).split(',').map((s) => s.trim()).filter(Boolean);
+const { tracks, 'per-bucket': perBucket, seed, threshold } = args;
+const wanted = args.systems.split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = wanted.filter((s) => !['refrain', 'pg', 'fts5', 'minisearch'].includes(s));
 if (unknown.length) throw new Error(`unknown system(s): ${unknown.join(', ')} (choose from refrain, pg, fts5, minisearch)`);
 
@@ -91,7 +80,7 @@ const timed = async <T>(stage: string, f: () => Promise<T>, note?: (r: T) => str
 // 1. Catalog.
 const paths = benchPaths(tracks);
 const catalogStarted = performance.now();
-const info = await ensureCatalog(tracks, { reindex: values.reindex });
+const info = await ensureCatalog(tracks, { reindex: args.reindex });
 const catalogSeconds = (performance.now() - catalogStarted) / 1000;
 const built = info.seconds;
 stages.push({ stage: 'catalog: split corpora + held-out', seconds: built.split, note: `built ${info.createdAt.slice(0, 16)}Z` });
@@ -112,41 +101,40 @@ const querySet = await timed(
 const queries = querySet.queries;
 // How many lyric queries are ambiguous on this catalog (their excerpt is in other songs too).
 // It needs the FTS5 database (built here if the fts5 system has not built it yet).
-const ambiguity = values['skip-ambiguity']
+const ambiguity = args['skip-ambiguity']
   ? undefined
-  : await timed('ambiguity (FTS5 phrase look-ups; build or reuse)', () => loadOrComputeAmbiguity(paths, querySet, values.reload));
+  : await timed('ambiguity (FTS5 phrase look-ups; build or reuse)', () => loadOrComputeAmbiguity(paths, querySet, args.reload));
 
 // 3. Systems, one after another.
 const systems: SearchSystem[] = [];
 for (const name of wanted) {
-  if (name === 'refrain') systems.push(new RefrainSystem(paths, num('concurrency'), info.seconds.index));
+  if (name === 'refrain') systems.push(new RefrainSystem(paths, args.concurrency, info.seconds.index));
   if (name === 'pg') {
     systems.push(
       new PgSystem(paths, tracks, info.createdAt, {
-        threshold: num('pg-threshold'),
-        timeoutMs: num('pg-timeout-ms'),
-        concurrency: num('pg-connections'),
-        reload: values.reload,
+        threshold: args['pg-threshold'],
+        timeoutMs: args['pg-timeout-ms'],
+        concurrency: args['pg-connections'],
+        reload: args.reload,
       }),
     );
   }
-  if (name === 'fts5') systems.push(new Fts5System(paths, info.createdAt, values.reload));
+  if (name === 'fts5') systems.push(new Fts5System(paths, info.createdAt, args.reload));
   if (name === 'minisearch') {
-    const heapMiB = num('minisearch-heap-mib');
-    const host = new MiniSearchHost(paths, { heapMiB, loadMinutes: num('minisearch-load-minutes') });
+    const heapMiB = args['minisearch-heap-mib'];
+    const host = new MiniSearchHost(paths, { heapMiB, loadMinutes: args['minisearch-load-minutes'] });
     systems.push(new MiniSearchSystem('minisearch', 0, host, heapMiB));
-    const fuzzy = num('minisearch-fuzzy');
-    if (fuzzy > 0) systems.push(new MiniSearchSystem('minisearch-fuzzy', fuzzy, host, heapMiB, num('minisearch-fuzzy-per-bucket')));
+    const fuzzy = args['minisearch-fuzzy'];
+    if (fuzzy > 0) systems.push(new MiniSearchSystem('minisearch-fuzzy', fuzzy, host, heapMiB, args['minisearch-fuzzy-per-bucket']));
   }
 }
 
 // 4. The report, written after every system (a run that dies half-way leaves what it measured),
 // with --merge plus the other systems of the previous report on the same catalog and queries.
-const resultsDir = path.join(ROOT, 'bench/results');
-const jsonFile = path.join(resultsDir, `quality-${tracks}.json`);
+const jsonFile = path.join(RESULTS_DIR, `quality-${tracks}.json`);
 let carried: ScoredRun[] = [];
 let screening: Screening | undefined;
-if (values.merge && existsSync(jsonFile)) {
+if (args.merge && existsSync(jsonFile)) {
   const previous = JSON.parse(readFileSync(jsonFile, 'utf8')) as Report;
   const same =
     previous.catalog.createdAt === info.createdAt && previous.query.seed === seed && previous.query.perBucket === perBucket && previous.query.total === queries.length;
@@ -188,8 +176,8 @@ function writeReport(runs: ScoredRun[], complete: boolean): string {
     paired: pairWithRefrain(paths.dir, queries, [...runs, ...carried].filter((s) => s.subsamplePerBucket !== undefined).map((s) => s.name)),
   };
   const md = markdown(report);
-  mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(path.join(resultsDir, `quality-${tracks}.md`), `${md}\n`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(path.join(RESULTS_DIR, `quality-${tracks}.md`), `${md}\n`);
   writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   return md;
 }
@@ -199,7 +187,7 @@ for (const system of systems) {
   const t0 = performance.now();
   const limit = system.perBucketLimit !== undefined && system.perBucketLimit < perBucket ? system.perBucketLimit : undefined;
   const sent = limit === undefined ? queries : subsample(queries, limit);
-  const run: SystemRun = await runSystem(system, sent, { seed, budgetMinutes: num('budget-minutes'), subsamplePerBucket: limit });
+  const run: SystemRun = await runSystem(system, sent, { seed, budgetMinutes: args['budget-minutes'], subsamplePerBucket: limit });
   stages.push({
     stage: `${system.name}: load + queries`,
     seconds: (performance.now() - t0) / 1000,
@@ -215,13 +203,13 @@ for (const system of systems) {
     scores: outcomes
       ? score(answered, outcomes, {
           threshold: system.name === 'refrain' ? threshold : undefined,
-          longest: num('longest'),
+          longest: args.longest,
           sweep: system.name === 'refrain',
           ambiguity,
         })
       : undefined,
   });
-  if (system.name === 'refrain' && !values['skip-screening']) {
+  if (system.name === 'refrain' && !args['skip-screening']) {
     const t1 = performance.now();
     // A failure here must not cost the scores already measured: it is noted and the run goes on.
     const screened = await screenWithRefrain().catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
@@ -236,10 +224,10 @@ console.log(writeReport(runs, true));
 
 /** Refrain, started again, screening the whole unrelated pool (screening.ts). */
 async function screenWithRefrain(): Promise<Screening> {
-  const refrain = new RefrainSystem(paths, num('concurrency'), info.seconds.index);
+  const refrain = new RefrainSystem(paths, args.concurrency, info.seconds.index);
   try {
     await refrain.load();
-    return await screenUnrelated(refrain, paths, { seed, similarity: threshold, longest: num('longest'), concurrency: num('concurrency') });
+    return await screenUnrelated(refrain, paths, { seed, similarity: threshold, longest: args.longest, concurrency: args.concurrency });
   } finally {
     await refrain.close();
   }

@@ -19,15 +19,19 @@ import { Catalog } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/store/layout.js';
 import { TextSearcher, type MatchQuery, type TrackQuery } from '../../src/index/text/search.js';
 import { normalizeText, wordsOf } from '../../src/index/kernel/normalize.js';
-import { machine, wrkVersion } from '../lib/measure.js';
-import { benchKey, benchOptions, heldAtTarget, latency, luaScript, mulberry32, ROOT, sampleTracks, startBare, startRefrain, sweep, sweepTable, writeResult, type SweepRow } from '../lib/index-bench.js';
+import { benchKey } from '../lib/catalog.js';
+import { benchOptions, heldAtTarget, latency, sampleTracks, sweep, sweepTable, type SweepRow } from '../lib/index-bench.js';
+import { luaScript, machine, wrkVersion } from '../lib/measure.js';
+import { writeResult } from '../lib/paths.js';
+import { Rng } from '../lib/random.js';
+import { startBare, startRefrain } from '../lib/servers.js';
 
 const { data, queries: queryCount, seconds, connections } = benchOptions();
 const manifest = readManifest(currentGeneration(data)!);
 
 const catalog = Catalog.open(data);
-const random = mulberry32(21);
-const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
+const rng = new Rng(21);
+const pick = <T>(xs: T[]): T => rng.pick(xs);
 const sample = sampleTracks(catalog, queryCount, 20, (id) => catalog.getTrack(id)?.has_lyrics === 1);
 
 interface Search {
@@ -61,7 +65,7 @@ const searches: Search[] = sample.map((id, i): Search => {
 const matches: MatchQuery[] = sample.map((id, i) => {
   const t = catalog.getTrack(id)!;
   if (i % 4 === 2 && t.track_name.length > 4) {
-    const at = 1 + Math.floor(random() * (t.track_name.length - 2));
+    const at = rng.int(1, t.track_name.length - 2);
     return { title: t.track_name.slice(0, at) + t.track_name.slice(at + 1), artist: t.artist_name };
   }
   if (i % 4 === 3) return { title: `${t.track_name} - Live`, artist: t.artist_name };

@@ -2,23 +2,17 @@
  * The `refrain` subcommands other than `serve`: import, generate and keys. Each takes its parsed
  * config from the one option table of src/config.ts.
  */
-import { createWriteStream, openSync } from 'node:fs';
-import { once } from 'node:events';
-import { createGzip } from 'node:zlib';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { RefrainError } from '../errors.js';
-import { fileProblem } from '../util/file-errors.js';
 import { lowerPriority } from '../util/priority.js';
 import type { CommandConfig } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { importFiles, type ImportOptions, type ImportReport } from '../catalog/import.js';
-import { generateCatalog, type GenerateStats } from '../generate/index.js';
+import type { GenerateStats } from '../generate/index.js';
+import { writeCatalog } from '../generate/write.js';
 import { KeyStore, type KeyRecord } from '../auth/keys.js';
-import {  } from '../config.js';
 import { progressBar } from './progress.js';
 import { buildIndex, type BuildReport } from '../index/service/build.js';
 import { emit } from './output.js';
+import { RefrainError } from '../errors.js';
 
 export async function runImport(config: CommandConfig<'import'>, files: string[]): Promise<number> {
   if (files.length === 0) throw new RefrainError('usage', 'name at least one file to import');
@@ -100,49 +94,6 @@ export function importSummary(r: ImportReport): string {
   for (const x of r.rejections.slice(0, 50)) lines.push(`  rejected ${x.file}:${x.line}: ${x.reason}`);
   if (r.rejected > 50) lines.push(`  … and ${r.rejected - 50} more (use --json for the first 1000)`);
   return lines.join('\n');
-}
-
-/**
- * Write a generated catalog to a file (gzip when the name ends in .gz) or to standard output,
- * honouring backpressure. The file is opened first, so a bad path fails at once with its name and
- * the problem (RefrainError), never as an unhandled stream error.
- */
-export async function writeCatalog(
-  options: { tracks: number; seed: number },
-  out: string | undefined,
-  onTrack?: (tracks: number) => void,
-): Promise<GenerateStats> {
-  const { lines, stats } = generateCatalog(options);
-  function* chunks(): Generator<string> {
-    let chunk = '';
-    for (const line of lines) {
-      chunk += line + '\n';
-      if (chunk.length < 1 << 16) continue;
-      yield chunk;
-      chunk = '';
-      onTrack?.(stats.tracks);
-    }
-    if (chunk) yield chunk;
-  }
-  if (!out) {
-    for (const chunk of chunks()) if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
-    return stats;
-  }
-  let fd: number;
-  try {
-    fd = openSync(out, 'w');
-  } catch (e) {
-    throw new RefrainError('bad_request', `cannot write ${out}: ${fileProblem(e)}`);
-  }
-  const file = createWriteStream(out, { fd });
-  try {
-    const source = Readable.from(chunks(), { objectMode: false });
-    if (out.endsWith('.gz')) await pipeline(source, createGzip({ level: 4 }), file);
-    else await pipeline(source, file);
-  } catch (e) {
-    throw new RefrainError('bad_request', `cannot write ${out}: ${fileProblem(e)}`);
-  }
-  return stats;
 }
 
 export async function runGenerate(config: CommandConfig<'generate'>): Promise<number> {

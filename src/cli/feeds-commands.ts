@@ -4,7 +4,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandConfig } from '../config.js';
-import {  } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { buildFeed } from '../feeds/build.js';
 import { lock } from '../util/lock-file.js';

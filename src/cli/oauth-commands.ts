@@ -5,7 +5,6 @@
  * shows every process's arguments).
  */
 import type { CommandConfig } from '../config.js';
-import {  } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { ClientStore, clientSpecProblem, type ClientRecord, type NewClient } from '../oauth/clients.js';
 import { SigningKeys } from '../oauth/signing-keys.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
-import { writeCatalog } from '../../src/cli/commands.js';
+import { writeCatalog } from '../../src/generate/write.js';
 
 const empty = z.object({}).strict();
 const match = z.object({ start_char: z.number(), end_char: z.number(), matched_text: z.string() }).strict();

@@ -1,7 +1,7 @@
 /**
- * Seeded randomness for the query sets: the generator's sfc32 `Rng` (src/generate/prng.ts) plus
- * the few helpers the bench needs. Each bucket draws from its own stream, so adding a bucket does
- * not change the others' queries.
+ * The benches' one seeded PRNG: the generator's sfc32 `Rng` (src/generate/prng.ts), so query sets
+ * are the same on every run, plus the few helpers the benches need. A bench that draws several sets
+ * gives each its own stream, so adding one does not change the others.
  */
 import { Rng, deriveSeed } from '../../src/generate/prng.js';
 

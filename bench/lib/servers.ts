@@ -1,0 +1,28 @@
+/**
+ * The servers a bench measures, each a child process on 127.0.0.1 and a free port: `refrain serve`
+ * and the bare uWS app (bench/http/bare.ts) it is compared with.
+ */
+import path from 'node:path';
+import { startProcess } from './measure.js';
+import { ROOT } from './paths.js';
+
+/** Start the bare uWS app, the baseline of the HTTP figures. */
+export async function startBare(): Promise<{ pid: number; url: string; stop: () => void }> {
+  const bare = await startProcess([path.join(ROOT, 'dist/bench/http/bare.js')], /^(\d+)$/);
+  return { pid: bare.child.pid!, url: `http://127.0.0.1:${bare.match[1]}/`, stop: () => bare.child.kill() };
+}
+
+/**
+ * Starts `refrain serve` on a data directory and reports how long it took to listen. Without feeds:
+ * a first start would build a full feed in the background (minutes of one core at 1M tracks), which
+ * is not what these benches measure (bench/feeds does). With HTTP statuses mirrored: wrk and the load
+ * loops count an error by its HTTP status, which the default (HTTP 200, docs/api.md) would hide.
+ */
+export async function startRefrain(data: string, extra: string[] = []): Promise<{ pid: number; url: string; startSeconds: number; stop: () => void }> {
+  const t0 = performance.now();
+  const server = await startProcess(
+    [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--no-feeds', '--http-status', 'mirror', ...extra],
+    /"port":(\d+).*"msg":"listening"/,
+  );
+  return { pid: server.child.pid!, url: `http://127.0.0.1:${server.match[1]}`, startSeconds: (performance.now() - t0) / 1000, stop: () => server.child.kill('SIGTERM') };
+}
