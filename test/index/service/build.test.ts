@@ -5,15 +5,15 @@
 import t, { type Test } from 'tap';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Catalog } from '../../src/catalog/store.js';
-import { importFiles } from '../../src/catalog/import.js';
-import { buildIndex, removeStaleGenerations } from '../../src/index/service/build.js';
-import { currentGeneration, indexRoot } from '../../src/index/store/layout.js';
-import { parseCommand } from '../../src/config.js';
-import { startServer } from '../../src/http/server.js';
-import { createLogger } from '../../src/log.js';
-import { FIXTURE_RECORDS } from '../helpers/fixtures.js';
-import { tempDir, writeJsonl } from '../helpers/tmp.js';
+import { Catalog } from '../../../src/catalog/store.js';
+import { importFiles } from '../../../src/catalog/import.js';
+import { buildIndex, removeStaleGenerations } from '../../../src/index/service/build.js';
+import { currentGeneration, indexRoot } from '../../../src/index/store/layout.js';
+import { parseCommand } from '../../../src/config.js';
+import { startServer } from '../../../src/http/server.js';
+import { createLogger } from '../../../src/log.js';
+import { FIXTURE_RECORDS } from '../../helpers/fixtures.js';
+import { tempDir, writeJsonl } from '../../helpers/tmp.js';
 
 /** A data directory with the fixture catalog and one built generation. */
 async function built(t: Test): Promise<string> {
