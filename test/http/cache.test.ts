@@ -30,5 +30,12 @@ t.test('cached answers: per caller, and dropped when the catalog changes', async
 
 t.test('--response-cache 0 turns the cache off', async (t) => {
   const s = await startTestServer(t, { flags: ['--response-cache', '0'] });
-  t.equal((await s.get('/ws/1.1/track.get', { track_id: 1, apikey: s.keys.basic })).status, 200);
+  const get = async () => (await s.get('/ws/1.1/track.get', { track_id: 1, apikey: s.keys.basic })).json.message.body.track.track_name;
+  t.equal(await get(), 'Full Song');
+  // A write that bypasses the change log: a cache (dropped only when the log moves) would keep
+  // answering 'Full Song'; without one, every request reads the store.
+  const catalog = s.server.catalog;
+  await catalog.tracks.put(1, { ...catalog.getTrack(1)!, track_name: 'Behind the Cache' });
+  s.server.refreshCatalog();
+  t.equal(await get(), 'Behind the Cache', 'the second request was answered from the store, not from a cache');
 });

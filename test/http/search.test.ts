@@ -250,7 +250,9 @@ t.test('matcher.lyrics.get and matcher.subtitle.get answer for the matched track
   const lyrics = await search({ q_track: 'yellow submarine', q_artist: 'beatles' }, 'matcher.lyrics.get');
   t.equal(lyrics.status, 200);
   t.match(lyrics.r.json.message.body.lyrics.lyrics_body, /sailed to sea/);
-  t.ok(lyrics.header.mode);
+  // 'beatles' is not the credit 'The Beatles' nor an alias: a fuzzy match, 0.55 × 1 (title) + 0.45 × 0.78 (artist).
+  t.equal(lyrics.header.mode, 'fuzzy');
+  t.equal(lyrics.header.confidence, 900);
   const subtitle = await search({ q_track: 'Yellow Submarine', q_artist: 'The Beatles', subtitle_format: 'mxm' }, 'matcher.subtitle.get');
   t.equal(subtitle.status, 200);
   t.match(subtitle.r.json.message.body.subtitle.subtitle_body, /"minutes"/);

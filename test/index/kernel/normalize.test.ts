@@ -1,6 +1,6 @@
 /** Normalisation and tokenisation shared by indexing and querying. */
 import t from 'tap';
-import { foldName, normalizeName, normalizeText, wordsOf } from '../../src/index/kernel/normalize.js';
+import { foldName, normalizeName, normalizeText, wordsOf } from '../../../src/index/kernel/normalize.js';
 
 t.test('case, diacritics, apostrophes, punctuation and line breaks fold away', async (t) => {
   t.equal(normalizeText("Don't STOP, believin’!\n\nHold  on—to that feelin'"), 'dont stop believin hold on to that feelin');

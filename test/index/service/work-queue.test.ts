@@ -5,8 +5,8 @@
  * with a 503, a hint and Retry-After.
  */
 import t from 'tap';
-import { WorkQueue } from '../../src/index/service/work-queue.js';
-import { RefrainError } from '../../src/errors.js';
+import { WorkQueue } from '../../../src/index/service/work-queue.js';
+import { RefrainError } from '../../../src/errors.js';
 
 /** A task that runs until released. */
 function held() {

@@ -2,28 +2,15 @@
  * Unfinished index generations (`index/<n>.tmp` of a build that was killed) are removed before each
  * build and at server start, but never while a build holds the build lock (issue 11, item 6).
  */
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Catalog } from '../../src/catalog/store.js';
-import { importFiles } from '../../src/catalog/import.js';
-import { buildIndex, removeStaleGenerations } from '../../src/index/service/build.js';
-import { currentGeneration, indexRoot } from '../../src/index/store/layout.js';
-import { parseCommand } from '../../src/config.js';
-import { startServer } from '../../src/app.js';
-import { createLogger } from '../../src/log.js';
-import { FIXTURE_RECORDS } from '../helpers/fixtures.js';
-import { tempDir, writeJsonl } from '../helpers/tmp.js';
-
-/** A data directory with the fixture catalog and one built generation. */
-async function built(t: Test): Promise<string> {
-  const data = tempDir(t);
-  const catalog = Catalog.open(data);
-  await importFiles(catalog, [writeJsonl(data, 'fixtures.jsonl', FIXTURE_RECORDS)]);
-  await catalog.close();
-  await buildIndex(data);
-  return data;
-}
+import { buildIndex, removeStaleGenerations } from '../../../src/index/service/build.js';
+import { currentGeneration, indexRoot } from '../../../src/index/store/layout.js';
+import { parseCommand } from '../../../src/config.js';
+import { startServer } from '../../../src/app.js';
+import { createLogger } from '../../../src/log.js';
+import { indexedDataDir } from '../../helpers/indexed.js';
 
 /** What a build killed part-way leaves: a temporary generation with a segment in it. */
 function leaveUnfinished(data: string, name: string): string {
@@ -34,7 +21,7 @@ function leaveUnfinished(data: string, name: string): string {
 }
 
 t.test('a build removes the unfinished generations of builds that died', async (t) => {
-  const data = await built(t);
+  const data = await indexedDataDir(t);
   const stale = leaveUnfinished(data, '7.tmp');
   const strayCurrent = path.join(indexRoot(data), 'CURRENT.tmp');
   writeFileSync(strayCurrent, '7\n');
@@ -54,7 +41,7 @@ t.test('a build removes the unfinished generations of builds that died', async (
 });
 
 t.test('not while a live process holds the build lock; at server start otherwise', async (t) => {
-  const data = await built(t);
+  const data = await indexedDataDir(t);
   const stale = leaveUnfinished(data, '4.tmp');
   // A build in progress (here: this very process) holds the lock: its directory is not touched.
   const lockFile = path.join(indexRoot(data), 'build.lock');
@@ -73,7 +60,7 @@ t.test('not while a live process holds the build lock; at server start otherwise
 });
 
 t.test('an unfinished generation whose builder still runs is kept, even by a builder holding the lock', async (t) => {
-  const data = await built(t);
+  const data = await indexedDataDir(t);
   // What a build in this very process looks like while it writes (layout.ts: newGenerationDir).
   const running = leaveUnfinished(data, '5.tmp');
   writeFileSync(path.join(running, '.builder'), String(process.pid));
