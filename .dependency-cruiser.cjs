@@ -14,6 +14,7 @@ module.exports = {
     layer('stores-below-the-api', 'the catalog, its stores, the index and the feeds never import the API, auth, OAuth, the CLI or the composition root', '^src/(catalog|works|contributions|feeds|index|generate)/', '^src/(api|auth|oauth|cli|app\\.ts)'),
     layer('auth-below-the-api', 'keys, usage and hits (auth/) and the OAuth server (oauth/) never import the API, the CLI or the composition root', '^src/(auth|oauth)/', '^src/(api|cli|app\\.ts)'),
     layer('api-below-the-root', 'the API never imports the CLI or the composition root', '^src/api/', '^src/(cli|app\\.ts)'),
+    layer('one-way-into-the-kernel', 'the index kernel is reached through its interface (index/kernel/kernel.ts) only, so another implementation can replace it', '^src/(?!index/kernel/)', '^src/index/kernel/(?!kernel\\.ts$)'),
     layer('cli-is-the-top', 'only the CLI runs commands: nothing imports it', '^src/(?!cli/)', '^src/cli/'),
   ],
   options: {

@@ -407,7 +407,7 @@ function metaOf(schema: z.ZodType): OptionMeta {
 
 /**
  * Parse `argv` (after the command words) for a command: flags win over environment variables,
- * which win over defaults. Throws UsageError naming the flag on any bad value or unknown flag.
+ * which win over defaults. Throws a `usage` RefrainError naming the flag on any bad value or unknown flag.
  */
 export function parseCommand<C extends CommandName>(
   command: C,

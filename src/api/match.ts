@@ -9,7 +9,7 @@ import type { ApiContext } from './method.js';
 import { byPopularity, type TrackRecord } from '../catalog/records.js';
 import { RefrainError } from '../errors.js';
 import { isrcParam } from './params.js';
-import { normalizeName } from '../index/kernel/normalize.js';
+import { kernel } from '../index/kernel/kernel.js';
 
 export const matchParams = {
   q_track: z.string().max(500).optional().describe('song title (required unless track_isrc is given)'),
@@ -39,7 +39,7 @@ export async function matchTrack(ctx: ApiContext, p: MatchInput): Promise<TrackR
     }
   }
   if (p.q_track === undefined || p.q_artist === undefined) throw new RefrainError('bad_request', 'q_track and q_artist are required unless track_isrc is given');
-  if (!normalizeName(p.q_track) || !normalizeName(p.q_artist)) throw new RefrainError('bad_request', 'q_track and q_artist must hold letters or digits');
+  if (!kernel.normalizeName(p.q_track) || !kernel.normalizeName(p.q_artist)) throw new RefrainError('bad_request', 'q_track and q_artist must hold letters or digits');
 
   const { cached: fromCache, ...result } = await ctx.index.match({ title: p.q_track, artist: p.q_artist });
   const cached = fromCache ? 1 : 0;

@@ -61,7 +61,7 @@ export interface ApiMethod<P extends z.ZodType = z.ZodType> {
   statuses?: readonly number[];
   deprecated?: boolean;
   /**
-   * Whether answers may be cached (src/http/response-cache.ts): `shared` when an answer depends only
+   * Whether answers may be cached (src/api/response-cache.ts): `shared` when an answer depends only
    * on the parameters, the plan and the country; `key` when it names the key (tracking URLs).
    */
   cache?: 'shared' | 'key';

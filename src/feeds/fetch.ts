@@ -116,7 +116,7 @@ export interface FeedContents {
 // Feed lines start with their type and id (lines.ts); anything else is parsed.
 const HEAD = /^\{"type":"(track|album|artist)","(?:track|album|artist)_id":(\d+)[,}]/;
 
-/** Read a downloaded feed through gunzip: throws IntegrityError unless it is one whole gzip stream. */
+/** Read a downloaded feed through gunzip: throws an `integrity` RefrainError unless it is one whole gzip stream. */
 export async function checkFeed(file: string, entry: FeedEntry): Promise<FeedContents> {
   const magic = Buffer.alloc(2);
   const fh = await open(file, 'r');

@@ -1,5 +1,5 @@
 /**
- * The feeds part of a running server, built in one place so src/http/server.ts only wires it: the
+ * The feeds part of a running server, built in one place so the composition root (src/app.ts) only wires it: the
  * listing tracks.dump.get answers from, the download route, and the schedule (unless `--no-feeds`).
  */
 import type { Logger } from 'pino';

@@ -29,7 +29,7 @@ export interface Listening<T> {
  * Listens on `host:port` and calls `mount` with the app and the port before any request is read
  * (uWS calls the listen callback synchronously), and resolves with what `mount` returned; GET
  * routes answer HEAD too. Rejects with a
- * StartupError that names why when the address cannot be used.
+ * startup error (RefrainError, code `startup`) that names why when the address cannot be used.
  */
 export function listen<T>(options: ListenOptions, mount: (routes: Routes, port: number) => T): Promise<Listening<T>> {
   const app = uws.App();

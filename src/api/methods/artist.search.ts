@@ -9,7 +9,7 @@ import { presentArtist } from '../present/artist.js';
 import { Artist } from '../resources.js';
 import { RefrainError } from '../../errors.js';
 import { idParam, pageParams } from '../params.js';
-import { normalizeName } from '../../index/kernel/normalize.js';
+import { kernel } from '../../index/kernel/kernel.js';
 import type { ArtistRecord } from '../../catalog/records.js';
 import { MAX_RESULT_WINDOW } from './track.search.js';
 
@@ -28,7 +28,7 @@ export default defineMethod({
   async handle(ctx, p) {
     const offset = (p.page - 1) * p.page_size;
     if (offset + p.page_size > MAX_RESULT_WINDOW) throw new RefrainError('bad_request', `page × page_size must stay within ${MAX_RESULT_WINDOW} results`);
-    if (p.q_artist !== undefined && !normalizeName(p.q_artist)) throw new RefrainError('bad_request', 'q_artist holds no letters or digits to search for');
+    if (p.q_artist !== undefined && !kernel.normalizeName(p.q_artist)) throw new RefrainError('bad_request', 'q_artist holds no letters or digits to search for');
     const result = await ctx.index.searchArtists({ name: p.q_artist, artistId: p.f_artist_id, offset, limit: p.page_size });
     ctx.header.available = result.available;
     const artists = result.ids.map((id) => ctx.catalog.getArtist(id)).filter((a): a is ArtistRecord => a !== undefined);

@@ -9,7 +9,7 @@ import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
 import { RefrainError } from '../../errors.js';
 import { boolParam, idParam, pageParams, sortParam, yyyymmddParam } from '../params.js';
-import { normalizeText } from '../../index/kernel/normalize.js';
+import { kernel } from '../../index/kernel/kernel.js';
 import { packLanguage } from '../../index/text/terms.js';
 import type { TrackQuery, WordParam } from '../../index/text/search.js';
 import type { TrackRecord } from '../../catalog/records.js';
@@ -79,7 +79,7 @@ export default defineMethod({
     for (const name of WORD_PARAMS) {
       const text = p[name];
       if (text === undefined) continue;
-      if (!normalizeText(text)) throw new RefrainError('bad_request', `${name} holds no letters or digits to search for`);
+      if (!kernel.normalizeText(text)) throw new RefrainError('bad_request', `${name} holds no letters or digits to search for`);
       query.words[name] = text;
     }
     const result = await ctx.index.searchTracks(query);

@@ -3,10 +3,9 @@
  * sampled gram buckets go into the posting lists (docs/index.md), numbered from the most popular.
  */
 import type { Catalog } from '../../catalog/store.js';
-import { bucketBitsFor, GRAM, SAMPLE, indexKeys } from '../kernel/grams.js';
+import { kernel, GRAM, SAMPLE, bucketBitsFor } from '../kernel/kernel.js';
 import { PostingsBuilder, U32List } from '../store/postings.js';
 import { writeSegment, type SegmentEntry } from '../store/layout.js';
-import { normalizeText } from '../kernel/normalize.js';
 
 export class FingerprintBuilder {
   private readonly postings = new PostingsBuilder();
@@ -28,7 +27,7 @@ export class FingerprintBuilder {
     if (text.length < GRAM) return;
     this.seen.add(commontrackId);
     if (this.scratch.length < text.length) this.scratch = new Uint32Array(text.length * 2);
-    this.postings.add(indexKeys(text, this.scratch, this.bits));
+    this.postings.add(kernel.indexKeys(text, this.scratch, this.bits));
     this.tracks.push(trackId);
     this.commons.push(commontrackId);
     this.normalizedChars += text.length;
@@ -84,7 +83,7 @@ export function buildFingerprintPart(catalog: Catalog, job: FingerprintPartJob):
     const track = catalog.getTrack(id);
     if (!track?.has_lyrics) continue;
     const lyrics = catalog.getContent('lyrics', track.track_id);
-    if (lyrics?.lyrics_body && !lyrics.instrumental) builder.add(track.track_id, track.commontrack_id, normalizeText(lyrics.lyrics_body));
+    if (lyrics?.lyrics_body && !lyrics.instrumental) builder.add(track.track_id, track.commontrack_id, kernel.normalizeText(lyrics.lyrics_body));
   }
   return { ...builder.write(job.tmp), normalizedChars: builder.normalizedChars, catalogSeq };
 }

@@ -19,14 +19,9 @@
  *    such similarities are equal evidence, and one long passage in common marks the source better
  *    than many short ones (a song sharing stock lines, or prose words around an excerpt).
  */
-import { GRAM, indexKeys } from '../kernel/grams.js';
-import { QueryGrams } from '../kernel/coverage.js';
+import { kernel, GRAM, pastDeadline, type QueryGrams, type TopK } from '../kernel/kernel.js';
 import { column, type LoadedIndex } from '../store/layout.js';
-import { normalizeText } from '../kernel/normalize.js';
 import { PostingsView } from '../store/postings.js';
-import { lowerBound } from '../kernel/posting-ops.js';
-import { pastDeadline } from '../kernel/deadline.js';
-import { TopK } from '../kernel/topk.js';
 
 /**
  * Postings read per query, the rarest keys first: at least this many (or BASE_PER_KEY per key of
@@ -108,11 +103,11 @@ export class FingerprintSearcher {
   }
 
   search(text: string, size: number, deadline: number): FingerprintHit[] {
-    const query = normalizeText(text);
+    const query = kernel.normalizeText(text);
     if (query.length < GRAM || this.docs === 0) return [];
     const verified = Math.max(MIN_VERIFIED, 2 * size);
     const { candidates, keys } = this.candidates(query, verified);
-    const grams = new QueryGrams(query);
+    const grams = kernel.queryGrams(query);
     const hits: FingerprintHit[] = [];
     const seen = new Set<number>();
     const verify = (track: number, commontrack: number): number => {
@@ -149,7 +144,7 @@ export class FingerprintSearcher {
   /** Documents with the most weighted votes, best first, and how many of the query's keys have postings. */
   private candidates(query: string, count: number): { candidates: Candidate[]; keys: number } {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
-    const keys = indexKeys(query, this.scratch, this.bits);
+    const keys = kernel.indexKeys(query, this.scratch, this.bits);
     const lists: Uint32Array[] = [];
     for (const key of keys) {
       const list = this.postings.list(key);
@@ -203,7 +198,7 @@ export class FingerprintSearcher {
     // One pass over the touched lyrics gathers the leaders (as many as refinement may want) and
     // clears their votes for the next query.
     const floor = best * VOTE_FLOOR;
-    const top = new TopK(unread.length > 0 ? Math.max(REFINED, count) : count);
+    const top = kernel.topK(unread.length > 0 ? Math.max(REFINED, count) : count);
     for (let i = 0; i < nTouched; i++) {
       const doc = touched[i];
       const vote = votes[doc];
@@ -240,7 +235,7 @@ export function refine(first: readonly Candidate[], unread: readonly Uint32Array
     const weight = weightOf(list);
     let lo = 0;
     for (const c of byDoc) {
-      lo = lowerBound(list, c.doc, lo);
+      lo = kernel.lowerBound(list, c.doc, lo);
       if (lo === list.length) break;
       if (list[lo] === c.doc) c.vote += weight;
     }

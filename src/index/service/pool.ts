@@ -18,7 +18,7 @@ import type { FingerprintHit } from '../fingerprint/search.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
 import { TextIndex } from '../text/text-index.js';
 import { preciseMatch } from '../text/matcher.js';
-import { normalizeName } from '../kernel/normalize.js';
+import { kernel } from '../kernel/kernel.js';
 import { WorkQueue } from './work-queue.js';
 
 export interface IndexServiceOptions {
@@ -163,7 +163,7 @@ export class IndexService extends EventEmitter {
     const version = `${this.generation}:${this.options.catalog.lastChange()}`;
     if (this.matches.version !== version) this.matches = { version, results: new Map() };
     const { results } = this.matches;
-    const key = `${normalizeName(query.title)}\u0000${normalizeName(query.artist)}`;
+    const key = `${kernel.normalizeName(query.title)}\u0000${kernel.normalizeName(query.artist)}`;
     const known = results.get(key);
     if (known) return { ...known, cached: true };
     let result = preciseMatch(this.text, this.options.catalog, query);

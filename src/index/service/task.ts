@@ -27,7 +27,7 @@ export interface TaskEnvelope {
    * them costs every task tens of microseconds.
    */
   index?: IndexHandle;
-  /** Date.now() after which the task gives up (DeadlineError), even before it starts. */
+  /** Date.now() after which the task gives up (a `deadline` RefrainError), even before it starts. */
   deadline: number;
   task: Task;
 }

@@ -10,8 +10,7 @@ import { Catalog } from '../../catalog/store.js';
 import { indexOf } from '../store/layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
 import { makeEngines, type Engines } from './engines.js';
-import { normalizeText } from '../kernel/normalize.js';
-import { pastDeadline } from '../kernel/deadline.js';
+import { kernel, pastDeadline } from '../kernel/kernel.js';
 import { RefrainError, type WireError } from '../../errors.js';
 
 const { dataDir } = workerData as PoolWorkerData;
@@ -27,7 +26,7 @@ function normalizedLyrics(trackId: number): string | undefined {
   if (hit !== undefined) return hit;
   const body = catalog?.getContent('lyrics', trackId)?.lyrics_body;
   if (body === undefined) return undefined;
-  const text = normalizeText(body);
+  const text = kernel.normalizeText(body);
   if (lyricsCache.size >= LYRICS_CACHE) lyricsCache.delete(lyricsCache.keys().next().value as number);
   lyricsCache.set(trackId, text);
   return text;

@@ -3,11 +3,9 @@
  * name variants (name, aliases, translations), exact names first; when no artist has every word,
  * names sharing at least half of the query's trigrams (misspellings).
  */
-import { normalizeName, wordsOf } from '../kernel/normalize.js';
+import { kernel, weightAt, type TopK, type VoteBoard } from '../kernel/kernel.js';
 import { trigramsOf } from './names.js';
 import { FIELD } from './terms.js';
-import { TopK } from '../kernel/topk.js';
-import { contains, intersect, weightAt, type VoteBoard } from '../kernel/posting-ops.js';
 import type { TextIndex } from './text-index.js';
 import type { SearchResult } from './track-search.js';
 
@@ -23,27 +21,27 @@ export interface ArtistQuery {
 
 export function searchArtists(ix: TextIndex, board: VoteBoard, q: ArtistQuery, deadline: number): SearchResult {
   const n = ix.artist.id.length;
-  const top = new TopK(q.offset + q.limit);
+  const top = kernel.topK(q.offset + q.limit);
   let available = 0;
   const consider = (doc: number, relevance: number) => {
     if (q.artistId !== undefined && ix.artist.id[doc] !== q.artistId) return;
     available++;
     top.push(doc, relevance * 1000 + ix.artist.rating[doc]);
   };
-  const name = q.name ? normalizeName(q.name) : '';
+  const name = q.name ? kernel.normalizeName(q.name) : '';
   if (!name) {
     for (let doc = 0; doc < n; doc++) consider(doc, 0);
   } else {
     const exact = ix.list(ix.artistPostings, FIELD.artistExact, name);
-    const clauses = wordsOf(name).map((w) => {
+    const clauses = kernel.wordsOf(name).map((w) => {
       const list = ix.list(ix.artistPostings, FIELD.artistWord, w);
       return { docs: list, weights: Math.log(1 + n / Math.max(1, list.length)) };
     });
-    const matched = intersect(clauses, deadline);
+    const matched = kernel.intersect(clauses, deadline);
     if (matched.docs.length > 0) {
       for (let i = 0; i < matched.docs.length; i++) {
         const doc = matched.docs[i];
-        consider(doc, weightAt(matched, i) + (contains(exact, doc) ? 100 : 0));
+        consider(doc, weightAt(matched, i) + (kernel.contains(exact, doc) ? 100 : 0));
       }
     } else {
       // No artist has every word: fall back to names sharing most of the query's trigrams.

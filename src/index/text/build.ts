@@ -8,7 +8,7 @@ import type { ArtistRecord, LyricsRecord, TrackRecord } from '../../catalog/reco
 import { DictionaryBuilder } from './dictionary.js';
 import { PostingsBuilder, U32List } from '../store/postings.js';
 import { writeSegment, type SegmentEntry } from '../store/layout.js';
-import { normalizeName, normalizeText, wordsOf } from '../kernel/normalize.js';
+import { kernel } from '../kernel/kernel.js';
 import { artistCore, titleCore, trigramsOf } from './names.js';
 import { FIELD, FLAG, packDate, packLanguage, pairKey } from './terms.js';
 import { WorkStore } from '../../works/store.js';
@@ -46,16 +46,16 @@ export class TextBuilder {
     const add = (field: string, values: Iterable<string>) => {
       for (const v of values) if (v) ids.add(this.dict.id(field, v));
     };
-    const title = normalizeName(t.track_name);
+    const title = kernel.normalizeName(t.track_name);
     const core = titleCore(t.track_name);
     const artist = this.artistTerms(t.artist_id, t.artist_name);
-    add(FIELD.title, wordsOf(title));
+    add(FIELD.title, kernel.wordsOf(title));
     add(FIELD.artist, artist.words);
     // A song repeats its words (choruses): each distinct one costs one probe of the big dictionary.
-    if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, new Set(wordsOf(normalizeText(lyrics.lyrics_body))));
+    if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, new Set(kernel.wordsOf(kernel.normalizeText(lyrics.lyrics_body))));
     const linked = this.works.creditsFor(t.track_isrc);
     const writers = linked ? [...writersOf(t, lyrics), ...writerNames(linked)] : writersOf(t, lyrics);
-    add(FIELD.writer, writers.flatMap((w) => wordsOf(normalizeName(w))));
+    add(FIELD.writer, writers.flatMap((w) => kernel.wordsOf(kernel.normalizeName(w))));
     add(FIELD.titleGram, trigramsOf(core));
     const lead = artistCore(t.artist_name);
     add(FIELD.precise, [pairKey(core, lead), pairKey(core, artist.variants[0])]);
@@ -86,7 +86,7 @@ export class TextBuilder {
       const ids = new Set<number>();
       for (const v of variants) {
         ids.add(this.dict.id(FIELD.artistExact, v));
-        for (const w of wordsOf(v)) ids.add(this.dict.id(FIELD.artistWord, w));
+        for (const w of kernel.wordsOf(v)) ids.add(this.dict.id(FIELD.artistWord, w));
         for (const g of trigramsOf(v)) ids.add(this.dict.id(FIELD.artistGram, g));
       }
       this.artistPostings.add(Uint32Array.from(ids).sort());
@@ -128,10 +128,10 @@ export class TextBuilder {
 
   private artistTerms(artistId: number, credit: string): ArtistTerms {
     const cached = this.artists.get(artistId);
-    if (cached && cached.variants[0] === normalizeName(credit)) return cached;
+    if (cached && cached.variants[0] === kernel.normalizeName(credit)) return cached;
     const record = this.catalog.getArtist(artistId);
     const variants = variantsOf(credit, record);
-    const words = [...new Set(variants.flatMap(wordsOf))];
+    const words = [...new Set(variants.flatMap((v) => kernel.wordsOf(v)))];
     const terms = { rating: record?.artist_rating ?? 0, variants, words };
     this.artists.set(artistId, terms);
     return terms;
@@ -140,11 +140,11 @@ export class TextBuilder {
 
 /** Normalised name variants of an artist: the credit, its lead artist, aliases and translations. */
 function variantsOf(credit: string, a: ArtistRecord | undefined): string[] {
-  const names = [normalizeName(credit), artistCore(credit)];
+  const names = [kernel.normalizeName(credit), artistCore(credit)];
   if (a) {
-    names.push(normalizeName(a.artist_name));
-    for (const x of a.artist_alias_list) names.push(normalizeName(x.artist_alias));
-    for (const x of a.artist_name_translation_list) names.push(normalizeName(x.artist_name_translation.translation));
+    names.push(kernel.normalizeName(a.artist_name));
+    for (const x of a.artist_alias_list) names.push(kernel.normalizeName(x.artist_alias));
+    for (const x of a.artist_name_translation_list) names.push(kernel.normalizeName(x.artist_name_translation.translation));
   }
   return [...new Set(names.filter(Boolean))];
 }

@@ -5,11 +5,9 @@
  */
 import type { Catalog } from '../../catalog/store.js';
 import type { TrackRecord } from '../../catalog/records.js';
-import { normalizeName, wordsOf } from '../kernel/normalize.js';
+import { kernel, pastDeadline, type VoteBoard } from '../kernel/kernel.js';
 import { artistCore, looseSimilarity, titleCore, trigramsOf } from './names.js';
 import { FIELD, pairKey } from './terms.js';
-import { pastDeadline } from '../kernel/deadline.js';
-import { intersect, VoteBoard } from '../kernel/posting-ops.js';
 import type { TextIndex } from './text-index.js';
 
 export interface MatchQuery {
@@ -40,7 +38,7 @@ export class Matcher {
     private readonly ix: TextIndex,
     private readonly catalog: Catalog,
   ) {
-    this.votes = new VoteBoard(ix.track.id.length);
+    this.votes = kernel.voteBoard(ix.track.id.length);
   }
 
   /** Every stage; `afterPrecise` when the caller already ran the precise one (preciseMatch). */
@@ -75,7 +73,7 @@ export class Matcher {
       board.clear();
       return byArtist;
     }
-    for (const w of wordsOf(lead)) {
+    for (const w of kernel.wordsOf(lead)) {
       const list = this.ix.list(this.ix.trackPostings, FIELD.artist, w);
       if (list.length <= MATCH_GRAM_BUDGET) board.bonus(list, 0.5);
     }
@@ -85,9 +83,9 @@ export class Matcher {
 
   /** Tracks whose artist names hold every word of `lead` (none when a word is unknown or too common). */
   private artistTracks(lead: string): number[] {
-    const lists = wordsOf(lead).map((w) => this.ix.list(this.ix.trackPostings, FIELD.artist, w));
+    const lists = kernel.wordsOf(lead).map((w) => this.ix.list(this.ix.trackPostings, FIELD.artist, w));
     if (lists.length === 0 || lists.some((l) => l.length === 0)) return [];
-    const docs = intersect(lists.map((l) => ({ docs: l, weights: 0 })), Infinity).docs;
+    const docs = kernel.intersect(lists.map((l) => ({ docs: l, weights: 0 })), Infinity).docs;
     return docs.length <= MAX_ARTIST_TRACKS ? [...docs] : [];
   }
 
@@ -117,8 +115,8 @@ export class Matcher {
     const a = this.catalog.getArtist(t.artist_id);
     if (!a) return 0;
     let best = 0;
-    for (const x of a.artist_alias_list) best = Math.max(best, looseSimilarity(lead, normalizeName(x.artist_alias)));
-    for (const x of a.artist_name_translation_list) best = Math.max(best, looseSimilarity(lead, normalizeName(x.artist_name_translation.translation)));
+    for (const x of a.artist_alias_list) best = Math.max(best, looseSimilarity(lead, kernel.normalizeName(x.artist_alias)));
+    for (const x of a.artist_name_translation_list) best = Math.max(best, looseSimilarity(lead, kernel.normalizeName(x.artist_name_translation.translation)));
     return best;
   }
 }
@@ -130,7 +128,7 @@ interface Names {
   exactTitle: string;
 }
 
-const namesOf = (q: MatchQuery): Names => ({ core: titleCore(q.title), lead: artistCore(q.artist), full: normalizeName(q.artist), exactTitle: normalizeName(q.title) });
+const namesOf = (q: MatchQuery): Names => ({ core: titleCore(q.title), lead: artistCore(q.artist), full: kernel.normalizeName(q.artist), exactTitle: kernel.normalizeName(q.title) });
 
 /** Tracks the precise stage reads at most when run outside the pool (each is one record read). */
 const PRECISE_OUTSIDE_POOL = 256;
@@ -166,7 +164,7 @@ function bestOf(ix: TextIndex, catalog: Catalog, docs: number[], exactTitle: str
   for (const doc of docs) {
     const t = catalog.getTrack(ix.track.id[doc]);
     if (!t) continue;
-    const key = (normalizeName(t.track_name) === exactTitle ? 2000 : 0) + (t.track_id === t.commontrack_id ? 1000 : 0) + t.track_rating;
+    const key = (kernel.normalizeName(t.track_name) === exactTitle ? 2000 : 0) + (t.track_id === t.commontrack_id ? 1000 : 0) + t.track_rating;
     if (key > bestKey) {
       bestKey = key;
       best = t.track_id;

@@ -3,7 +3,7 @@
  * decorations ("(Remastered 2011)", "[Live]", "- Live", "(feat. X)") and featured artists are
  * dropped, so "Empty Love - Live" and "Empty Love (Remastered 2011)" meet "Empty Love".
  */
-import { normalizeName } from '../kernel/normalize.js';
+import { kernel } from '../kernel/kernel.js';
 
 const BRACKETS = /\s*[([{][^)\]}]*[)\]}]/g;
 const DASH_SUFFIX = /\s+[-–—]\s+.*$/;
@@ -12,14 +12,14 @@ const CREDIT_SPLIT = /\s+(?:feat\.?|ft\.?|featuring|with|&|and|x|vs\.?)\s+|\s*[,
 
 /** A title without version decorations and featured credits, normalised. */
 export function titleCore(title: string): string {
-  const core = normalizeName(title.replace(BRACKETS, ' ').replace(DASH_SUFFIX, '').replace(FEATURING, ''));
-  return core || normalizeName(title);
+  const core = kernel.normalizeName(title.replace(BRACKETS, ' ').replace(DASH_SUFFIX, '').replace(FEATURING, ''));
+  return core || kernel.normalizeName(title);
 }
 
 /** The lead artist of a credit ("A feat. B", "A & B", "A, B"), normalised. */
 export function artistCore(credit: string): string {
   const lead = credit.replace(BRACKETS, ' ').split(CREDIT_SPLIT)[0] ?? credit;
-  return normalizeName(lead) || normalizeName(credit);
+  return kernel.normalizeName(lead) || kernel.normalizeName(credit);
 }
 
 /** Character trigrams of a normalised name, padded with a space at both ends (distinct). */

@@ -5,7 +5,7 @@
 import type { Catalog } from '../../catalog/store.js';
 import type { LoadedIndex } from '../store/layout.js';
 import { TextIndex } from './text-index.js';
-import { VoteBoard } from '../kernel/posting-ops.js';
+import { kernel, type VoteBoard } from '../kernel/kernel.js';
 import { rarestLyricsWord, searchTracks, type SearchResult, type TrackQuery } from './track-search.js';
 import { searchArtists, type ArtistQuery } from './artist-search.js';
 import { Matcher, type MatchQuery, type MatchResult } from './matcher.js';
@@ -22,7 +22,7 @@ export class TextSearcher {
   constructor(index: LoadedIndex, catalog: Catalog) {
     this.ix = new TextIndex(index);
     this.matcher = new Matcher(this.ix, catalog);
-    this.artistVotes = new VoteBoard(this.ix.artist.id.length);
+    this.artistVotes = kernel.voteBoard(this.ix.artist.id.length);
   }
 
   tracks(q: TrackQuery, deadline: number): SearchResult {

@@ -3,11 +3,8 @@
  * matches any of the parameter's fields; all clauses must match; filters and sorts read the
  * per-track columns; relevance is the field-weighted idf of the matched words.
  */
-import { normalizeName, normalizeText, wordsOf } from '../kernel/normalize.js';
+import { kernel, pastDeadline, weightAt, type Clause, type TopK } from '../kernel/kernel.js';
 import { FIELD, FLAG } from './terms.js';
-import { TopK } from '../kernel/topk.js';
-import { pastDeadline } from '../kernel/deadline.js';
-import { intersect, union, weightAt, type Clause } from '../kernel/posting-ops.js';
 import type { TextIndex } from './text-index.js';
 
 export type WordParam = 'q' | 'q_track' | 'q_artist' | 'q_lyrics' | 'q_track_artist' | 'q_writer';
@@ -58,13 +55,13 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
   for (const [param, text] of Object.entries(q.words) as [WordParam, string][]) {
     for (const clause of wordClauses(ix, PARAM_FIELDS[param], text)) clauses.push(clause);
   }
-  const matched = clauses.length ? intersect(clauses, deadline) : undefined;
+  const matched = clauses.length ? kernel.intersect(clauses, deadline) : undefined;
   const n = matched ? matched.docs.length : ix.track.id.length;
   const docAt = matched ? (i: number) => matched.docs[i] : (i: number) => i;
   const relevanceAt = matched ? (i: number) => weightAt(matched, i) : () => 0;
   const passes = filterOf(ix, q);
   const score = scorerOf(ix, q);
-  const top = new TopK(q.offset + q.limit);
+  const top = kernel.topK(q.offset + q.limit);
   let available = 0;
   if (q.groupCommontrack) {
     const groups = new Map<number, { doc: number; score: number }>();
@@ -100,14 +97,14 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
 /** Tracks whose lyrics hold the rarest word of a text (the smallest a q_lyrics search's matches can be). */
 export function rarestLyricsWord(ix: TextIndex, text: string): number {
   let rarest = Infinity;
-  for (const word of wordsOf(normalizeText(text))) rarest = Math.min(rarest, ix.list(ix.trackPostings, FIELD.lyrics, word).length);
+  for (const word of kernel.wordsOf(kernel.normalizeText(text))) rarest = Math.min(rarest, ix.list(ix.trackPostings, FIELD.lyrics, word).length);
   return rarest === Infinity ? 0 : rarest;
 }
 
 /** One clause per word of `text`: the word in any of `fields`. */
 function wordClauses(ix: TextIndex, fields: readonly string[], text: string): Clause[] {
-  const nameWords = wordsOf(normalizeName(text));
-  const textWords = wordsOf(normalizeText(text));
+  const nameWords = kernel.wordsOf(kernel.normalizeName(text));
+  const textWords = kernel.wordsOf(kernel.normalizeText(text));
   const aligned = nameWords.length === textWords.length;
   const clauses: Clause[] = [];
   for (let k = 0; k < textWords.length; k++) {
@@ -117,7 +114,7 @@ function wordClauses(ix: TextIndex, fields: readonly string[], text: string): Cl
       const list = ix.list(ix.trackPostings, field, word);
       if (list.length === 0) continue;
       const weight = FIELD_WEIGHT[field] * Math.log(1 + ix.track.id.length / list.length);
-      clause = clause ? union(clause, list, weight) : { docs: list, weights: weight };
+      clause = clause ? kernel.union(clause, list, weight) : { docs: list, weights: weight };
     }
     clauses.push(clause ?? { docs: new Uint32Array(0), weights: 0 });
   }

@@ -1,0 +1,63 @@
+/**
+ * The index's hot loops behind one narrow interface: text normalisation, gram keys, a query's
+ * grams for verification, posting-list algebra, vote boards and top-k selection, over typed arrays
+ * and the generation's shared buffers. The engines (fingerprint/, text/), the builders and the API
+ * reach kernel/ only through this module (`npm run lint` checks it), so another implementation of
+ * `Kernel` — the native one native-index/ is for — can take the TypeScript one's place without
+ * touching them. The TypeScript implementation (the modules beside this one) stays the reference.
+ */
+import { normalizeName, normalizeText, wordsOf } from './normalize.js';
+import { indexKeys } from './grams.js';
+import { QueryGrams } from './coverage.js';
+import { contains, intersect, lowerBound, union, VoteBoard, type Clause } from './posting-ops.js';
+import { TopK } from './topk.js';
+
+export interface Kernel {
+  /** Text as the index sees it: decomposed, unaccented, case-folded, punctuation as single spaces. */
+  normalizeText(text: string): string;
+  /** A title or artist as the matcher and name searches compare it (normalised, transliterated). */
+  normalizeName(name: string): string;
+  /** The words of a normalised text. */
+  wordsOf(normalized: string): string[];
+  /** The fingerprint keys of a normalised text (sampled gram buckets), in `scratch`'s memory. */
+  indexKeys(normalized: string, scratch: Uint32Array, bucketBits: number): Uint32Array;
+  /** A query's grams, ready to verify candidate lyrics against. */
+  queryGrams(normalized: string): QueryGrams;
+  /** `a` with the documents of `list` added at `weight`. */
+  union(a: Clause, list: Uint32Array, weight: number): Clause;
+  /** The documents in every clause, their weights summed; throws past `deadline` (Date.now() ms). */
+  intersect(clauses: Clause[], deadline: number): Clause;
+  /** The first position at or after `from` whose value is ≥ `value` (galloping search). */
+  lowerBound(list: Uint32Array, value: number, from: number): number;
+  contains(list: Uint32Array, doc: number): boolean;
+  /** A board counting votes per document, for `docs` documents. */
+  voteBoard(docs: number): VoteBoard;
+  /** The `k` best of many scored items. */
+  topK(k: number): TopK;
+}
+
+/** The TypeScript kernel. */
+export const tsKernel: Kernel = {
+  normalizeText,
+  normalizeName,
+  wordsOf,
+  indexKeys,
+  queryGrams: (normalized) => new QueryGrams(normalized),
+  union,
+  intersect,
+  lowerBound,
+  contains,
+  voteBoard: (docs) => new VoteBoard(docs),
+  topK: (k) => new TopK(k),
+};
+
+/** The kernel every engine uses. */
+export const kernel: Kernel = tsKernel;
+
+// What both sides of the interface share: the index format's constants, the deadline's error, and
+// the types the kernel's answers have.
+export { GRAM, SAMPLE, bucketBitsFor } from './grams.js';
+export { pastDeadline } from './deadline.js';
+export { weightAt, type Clause, type VoteBoard } from './posting-ops.js';
+export type { QueryGrams, CoverageResult } from './coverage.js';
+export type { TopK } from './topk.js';
