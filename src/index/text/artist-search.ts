@@ -45,9 +45,12 @@ export function searchArtists(ix: TextIndex, board: VoteBoard, q: ArtistQuery, d
       }
     } else {
       // No artist has every word: fall back to names sharing most of the query's trigrams.
-      board.add(ix.gramLists(ix.artistPostings, FIELD.artistGram, trigramsOf(name)), GRAM_BUDGET, deadline);
-      for (const doc of board.top(Infinity, 0.5)) consider(doc, board.share(doc));
-      board.clear();
+      try {
+        board.add(ix.gramLists(ix.artistPostings, FIELD.artistGram, trigramsOf(name)), GRAM_BUDGET, deadline);
+        for (const doc of board.top(Infinity, 0.5)) consider(doc, board.share(doc));
+      } finally {
+        board.clear(); // also when the deadline stopped the vote: the worker's next query starts from an empty board
+      }
     }
   }
   return { ids: top.sorted().slice(q.offset).map((doc) => ix.artist.id[doc]), available };

@@ -65,20 +65,22 @@ export class Matcher {
    */
   private fuzzy(core: string, lead: string, deadline: number): { main?: Scored; alias?: Scored } {
     const board = this.votes;
-    board.add(this.ix.gramLists(this.ix.trackPostings, FIELD.titleGram, trigramsOf(core)), MATCH_GRAM_BUDGET, deadline);
-    // The artist's tracks whose titles share a fair part of the query title's trigrams (of those read).
-    const titled = this.artistTracks(lead).filter((doc) => board.share(doc) >= 0.3 * board.readShare);
-    const byArtist = this.score(titled, core, lead, deadline);
-    if (byArtist.main) {
+    try {
+      board.add(this.ix.gramLists(this.ix.trackPostings, FIELD.titleGram, trigramsOf(core)), MATCH_GRAM_BUDGET, deadline);
+      // The artist's tracks whose titles share a fair part of the query title's trigrams (of those read).
+      const titled = this.artistTracks(lead).filter((doc) => board.share(doc) >= 0.3 * board.readShare);
+      const byArtist = this.score(titled, core, lead, deadline);
+      if (byArtist.main) return byArtist;
+      for (const w of kernel.wordsOf(lead)) {
+        const list = this.ix.list(this.ix.trackPostings, FIELD.artist, w);
+        if (list.length <= MATCH_GRAM_BUDGET) board.bonus(list, 0.5);
+      }
+      const byTitle = this.score(board.top(MATCH_CANDIDATES, 0.3), core, lead, deadline);
+      return { main: byTitle.main, alias: byArtist.alias ?? byTitle.alias };
+    } finally {
+      // Also when the deadline stopped the stage part-way: the worker's next query starts from an empty board.
       board.clear();
-      return byArtist;
     }
-    for (const w of kernel.wordsOf(lead)) {
-      const list = this.ix.list(this.ix.trackPostings, FIELD.artist, w);
-      if (list.length <= MATCH_GRAM_BUDGET) board.bonus(list, 0.5);
-    }
-    const byTitle = this.score(board.top(MATCH_CANDIDATES, 0.3), core, lead, deadline);
-    return { main: byTitle.main, alias: byArtist.alias ?? byTitle.alias };
   }
 
   /** Tracks whose artist names hold every word of `lead` (none when a word is unknown or too common). */

@@ -97,3 +97,25 @@ t.test('a query past its deadline stops with a deadline error; the matcher answe
   t.throws(() => matcher.match({ title: 'Empti Love', artist: 'Noah Murray' }, Date.now() - 1), { code: 'deadline' });
   t.same(match('Empti Love', 'Noah Murray'), { track: 101, mode: 'fuzzy', confidence: 835 });
 });
+
+t.test('a deadline passing after the votes were counted leaves the board empty for the next query', async (t) => {
+  const deadline = Date.now() + 60_000;
+  let late = false;
+  const getTrack = catalog.getTrack.bind(catalog);
+  const now = Date.now;
+  // The first track read (the fuzzy stage scoring the artist's tracks, after the title's votes)
+  // makes every later clock reading fall past the deadline.
+  catalog.getTrack = (id: number) => ((late = true), getTrack(id));
+  Date.now = () => (late ? deadline + 1 : deadline - 1);
+  try {
+    t.throws(() => matcher.match({ title: 'Empti Love', artist: 'Noah Murray' }, deadline, true), { code: 'deadline' });
+  } finally {
+    Date.now = now;
+    catalog.getTrack = getTrack;
+  }
+  t.ok(late, 'the deadline passed while scoring, after the vote');
+  const votes = (matcher as unknown as { votes: { share(doc: number): number } }).votes;
+  const docs = [101, 102, 103].map((id) => ix.track.id.indexOf(id));
+  t.same(docs.map((doc) => votes.share(doc)), [0, 0, 0], 'no vote of the stopped query is left');
+  t.same(match('Empti Love', 'Noah Murray'), { track: 101, mode: 'fuzzy', confidence: 835 });
+});
