@@ -2,8 +2,9 @@
  * The index service of a running server: the current generation loaded into SharedArrayBuffers, a
  * fixed piscina pool of workers that query it (warmed before the server listens), a deadline on
  * every task and a queue bounded by count and estimated cost that refuses what cannot finish in
- * time (work-queue.ts), and the watch that builds and swaps in a new generation when the catalog
- * changes, without failing or blocking a query (docs/index.md).
+ * time (work-queue.ts), and the matcher's one entry point. The generation watch (generations.ts)
+ * builds and swaps in a new generation when the catalog changes, without failing or blocking a
+ * query (docs/index.md).
  */
 import { EventEmitter } from 'node:events';
 import { Piscina } from 'piscina';
@@ -11,7 +12,8 @@ import type { Logger } from 'pino';
 import type { Catalog } from '../../catalog/store.js';
 import { isWireError, RefrainError, type WireError } from '../../errors.js';
 import { buildIndex, isCurrent, removeStaleGenerations } from './build.js';
-import { oneShotWorker, siblingModule } from '../../util/one-shot-worker.js';
+import { siblingModule } from '../../util/one-shot-worker.js';
+import { GenerationWatch } from './generations.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from '../store/layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
 import type { FingerprintHit } from '../fingerprint/search.js';
@@ -37,7 +39,6 @@ export interface IndexServiceOptions {
 }
 
 const WORKER = siblingModule(import.meta.url, 'worker');
-const BUILD_WORKER = siblingModule(import.meta.url, 'build-worker');
 
 export interface IndexStats {
   generation: number;
@@ -68,12 +69,8 @@ export class IndexService extends EventEmitter {
   /** The current generation's text index, for the work done on this thread (the precise match). */
   private text!: TextIndex;
   private readonly pool: Piscina<TaskEnvelope, TaskResult>;
-  private timer?: NodeJS.Timeout;
-  private building?: Promise<void>;
-  private loading?: Promise<void>;
-  /** Catalog change seen at the previous poll: a build starts once changes have settled. */
-  private lastSeen = -1;
-  private closed = false;
+  /** Keeps the generation current (set once the first one is loaded and warm). */
+  private watch?: GenerationWatch;
   /**
    * Waiting tasks and admission. Kept here rather than by piscina's maxQueue: the pool gets one task
    * per worker, so a task past its deadline is answered when it passes and never handed to a worker.
@@ -113,10 +110,11 @@ export class IndexService extends EventEmitter {
       await service.pool.destroy();
       throw e;
     }
-    service.lastSeen = options.catalog.lastChange();
-    service.timer = setInterval(() => service.poll(), options.pollMs ?? 1000);
-    service.timer.unref();
-    if (!isCurrent(options.dataDir, options.catalog)) service.rebuild();
+    const { dataDir, catalog, logger } = options;
+    service.watch = new GenerationWatch(
+      { dataDir, catalog, logger, pollMs: options.pollMs ?? 1000, serving: () => service.index, swapIn: (next) => service.swapIn(next) },
+      !isCurrent(dataDir, catalog),
+    );
     return service;
   }
 
@@ -173,27 +171,13 @@ export class IndexService extends EventEmitter {
     return { ...result, cached: false };
   }
 
-  /** Look for a new generation, or for catalog changes that settled without one (each second). */
-  private poll(): void {
-    if (this.closed) return;
-    const dir = currentGeneration(this.options.dataDir);
-    if (dir && dir !== this.index.dir && !this.loading) this.loading = this.swap(dir).finally(() => (this.loading = undefined));
-    this.options.catalog.refresh();
-    const seq = this.options.catalog.lastChange();
-    const settled = seq === this.lastSeen;
-    this.lastSeen = seq;
-    if (settled && seq > this.index.manifest.catalogSeq && !this.building && !this.loading) this.rebuild();
-  }
-
   /** Resolves once no build or load is running (a build's end starts the load of its generation). */
   async idle(): Promise<void> {
-    while (this.building || this.loading) await (this.building ?? this.loading);
+    await this.watch?.idle();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.idle();
+    await this.watch?.close();
     this.queue.close();
     await this.pool.destroy();
   }
@@ -229,32 +213,12 @@ export class IndexService extends EventEmitter {
     await Promise.all(Array.from({ length: this.options.threads * 2 }, () => this.run({ op: 'warm' })));
   }
 
-  private async swap(dir: string): Promise<void> {
-    try {
-      const next = await loadGenerationAsync(dir);
-      if (this.closed) return;
-      const previous = this.index;
-      this.use(next);
-      await this.warm();
-      this.options.logger.info({ generation: next.manifest.generation, previous: previous.manifest.generation }, 'index generation swapped in');
-      this.emit('generation', next.manifest.generation);
-    } catch (err) {
-      this.options.logger.error({ err, dir }, 'loading an index generation failed; serving the previous one');
-    }
-  }
-
-  /** Builds a new generation in a worker thread (the server keeps answering meanwhile). */
-  private rebuild(): void {
-    const { dataDir, logger } = this.options;
-    logger.info('catalog changed: building a new index generation in the background');
-    this.building = oneShotWorker<unknown>(BUILD_WORKER, { dataDir }, 'index build')
-      .result.then(
-        (report) => void logger.info({ report }, 'index generation built'),
-        (err: unknown) => void logger.error({ err }, 'building an index generation failed'),
-      )
-      .finally(() => {
-        this.building = undefined;
-        this.poll();
-      });
+  /** Serves `next` from now on, once every worker has it warm. */
+  private async swapIn(next: LoadedIndex): Promise<void> {
+    const previous = this.index;
+    this.use(next);
+    await this.warm();
+    this.options.logger.info({ generation: next.manifest.generation, previous: previous.manifest.generation }, 'index generation swapped in');
+    this.emit('generation', next.manifest.generation);
   }
 }
