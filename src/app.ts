@@ -212,8 +212,8 @@ function mountOperational(
   const options: RouteOptions = {
     logger,
     fail: (err) => {
-      logger.error({ err }, 'collecting metrics failed');
-      return jsonOutgoing(500, { error: 'collecting metrics failed' });
+      logger.error({ err }, 'answering an operational endpoint failed (collecting metrics, say)');
+      return jsonOutgoing(500, { error: 'internal error' });
     },
   };
   routes.get('/healthz', route(() => jsonOutgoing(200, { status: 'ok' }), options));
