@@ -6,7 +6,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { Guard, UNKNOWN_ENTRY_OVERHEAD, UnknownKeys } from '../../src/api/guard.js';
 import { isKeyShaped, KEY_SHAPE_HINT, type KeyRecord, type KeyStore } from '../../src/auth/keys.js';
-import { RefrainError } from '../../src/errors.js';
+import { refusal } from '../helpers/refusal.js';
 
 const RECORD: KeyRecord = { key_id: 'k_1', plan: 'free', quota: 0, rate: 0, country: '', label: '', created: '2024-01-01T00:00:00Z', revoked: null };
 const GOOD = 'a'.repeat(32);
@@ -22,16 +22,6 @@ function fakeStore() {
     version: () => 0,
   };
   return store;
-}
-
-function refusal(fn: () => unknown): RefrainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof RefrainError) return e;
-    throw e;
-  }
-  throw new Error('accepted');
 }
 
 t.test('key shape: 32 characters 0-9 a-f, as keys create makes them', async (t) => {

@@ -7,8 +7,8 @@ import t, { type Test } from 'tap';
 import { Catalog } from '../../src/catalog/store.js';
 import { Usage } from '../../src/auth/usage.js';
 import type { KeyRecord } from '../../src/auth/keys.js';
-import { RefrainError } from '../../src/errors.js';
 import { tempDir } from '../helpers/tmp.js';
+import { refusal } from '../helpers/refusal.js';
 
 const NOON = Date.UTC(2025, 2, 1, 12);
 const MIDNIGHT = Date.UTC(2025, 2, 2);
@@ -27,16 +27,6 @@ function openUsage(t: Test, dir: string): { usage: Usage; close: () => Promise<v
   };
   t.teardown(close);
   return { usage: new Usage(catalog.root), close };
-}
-
-function refusal(fn: () => unknown): RefrainError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof RefrainError) return e;
-    throw e;
-  }
-  throw new Error('admitted');
 }
 
 t.test('the daily quota admits `quota` requests per key, then 402 with a hint; a refusal is not counted', async (t) => {
