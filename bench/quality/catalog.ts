@@ -172,7 +172,9 @@ function indexCodeHash(): string {
   const dir = path.join(ROOT, 'dist/src/index');
   if (!existsSync(dir)) return '';
   const hash = createHash('sha1');
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.js')).sort()) hash.update(f).update(readFileSync(path.join(dir, f)));
+  // Every module of the index, its subfolders' too (index/kernel/, index/fingerprint/, …).
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.js')).sort();
+  for (const f of files) hash.update(f).update(readFileSync(path.join(dir, f)));
   return hash.digest('hex');
 }
 
