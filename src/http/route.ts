@@ -80,67 +80,97 @@ const EMPTY = Buffer.alloc(0);
 /** A uWS handler running `handler`, whether it answers at once or after awaiting. */
 export function route(handler: Handler, options: RouteOptions): (res: HttpResponse, req: HttpRequest) => void {
   return (res, req) => {
-    const started = performance.now();
-    let aborted = false;
-    let watching = false;
-    const watch = (): void => {
-      if (watching) return;
-      watching = true;
-      res.onAborted(() => (aborted = true));
-    };
-    const incoming = read(res, req, started, options);
-    incoming.readBody = (maxBytes) => {
-      watch();
-      return readBody(res, maxBytes);
-    };
-    const send = (out: Outgoing): void => {
-      write(res, out, incoming.method === 'head', options.logger);
-      options.written?.(incoming, out, performance.now() - started);
-    };
-    const later = (answer: Promise<Outgoing>): void => {
-      watch();
-      answer
-        .catch((e: unknown) => options.fail(e, incoming))
-        .then((out) => {
-          if (!aborted) res.cork(() => send(out));
-        })
-        // Writing fails only if the connection went away in between: log it, never crash on it.
-        .catch((err: unknown) => options.logger.warn({ err }, 'writing a response failed'));
-    };
+    const exchange = new Exchange(res, req, options);
     if (options.body !== undefined) {
-      return later(incoming.readBody(options.body).then((body) => handler({ ...incoming, body })));
+      return later(
+        exchange,
+        exchange.readBody(options.body).then((body) => {
+          exchange.body = body;
+          return handler(exchange);
+        }),
+        options,
+      );
     }
     let out: Outgoing | Promise<Outgoing>;
     try {
-      out = handler(incoming);
+      out = handler(exchange);
     } catch (e) {
-      out = options.fail(e, incoming);
+      out = options.fail(e, exchange);
     }
-    if (out instanceof Promise) later(out);
-    else send(out);
+    if (out instanceof Promise) later(exchange, out, options);
+    else send(exchange, out, options);
   };
 }
 
-function read(res: HttpResponse, req: HttpRequest, started: number, options: RouteOptions): Incoming {
-  const [path, query] = pathAndQuery(req);
-  const params: string[] = [];
-  for (let i = 0; i < (options.params ?? 0); i++) params.push(req.getParameter(i) ?? '');
-  return {
-    started,
-    method: req.getMethod(),
-    path,
-    query,
-    params,
-    authorization: req.getHeader('authorization'),
-    contentType: req.getHeader('content-type'),
-    contentLength: Number(req.getHeader('content-length')) || 0,
-    origin: req.getHeader('origin'),
-    cookie: req.getHeader('cookie'),
-    ifNoneMatch: req.getHeader('if-none-match'),
-    ip: options.ip ? Buffer.from(res.getRemoteAddressAsText()).toString() : '',
-    body: EMPTY,
-    readBody: () => Promise.resolve(EMPTY), // replaced by route()
-  };
+/**
+ * One request and its response: the request as read up front, and what the route layer keeps of
+ * the response. A class rather than closures: an answer given at once allocates nothing else.
+ */
+class Exchange implements Incoming {
+  readonly started = performance.now();
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly params: string[];
+  readonly authorization: string;
+  readonly contentType: string;
+  readonly contentLength: number;
+  readonly origin: string;
+  readonly cookie: string;
+  readonly ifNoneMatch: string;
+  readonly ip: string;
+  body: Buffer = EMPTY;
+  /** The client went away (known once `watch` was called). */
+  aborted = false;
+  private watching = false;
+
+  constructor(
+    readonly res: HttpResponse,
+    req: HttpRequest,
+    options: RouteOptions,
+  ) {
+    [this.path, this.query] = pathAndQuery(req);
+    this.method = req.getMethod();
+    this.params = options.params ? Array.from({ length: options.params }, (_, i) => req.getParameter(i) ?? '') : NO_PARAMS;
+    this.authorization = req.getHeader('authorization');
+    this.contentType = req.getHeader('content-type');
+    this.contentLength = Number(req.getHeader('content-length')) || 0;
+    this.origin = req.getHeader('origin');
+    this.cookie = req.getHeader('cookie');
+    this.ifNoneMatch = req.getHeader('if-none-match');
+    this.ip = options.ip ? Buffer.from(res.getRemoteAddressAsText()).toString() : '';
+  }
+
+  /** Registers `onAborted` (once): before the handler's tick ends whenever the answer comes later. */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    this.res.onAborted(() => (this.aborted = true));
+  }
+
+  readBody(maxBytes: number): Promise<Buffer> {
+    this.watch();
+    return readBody(this.res, maxBytes);
+  }
+}
+
+const NO_PARAMS: string[] = [];
+
+function send(exchange: Exchange, out: Outgoing, options: RouteOptions): void {
+  write(exchange.res, out, exchange.method === 'head', options.logger);
+  options.written?.(exchange, out, performance.now() - exchange.started);
+}
+
+/** An answer to come: written corked once it settles, unless the client went away meanwhile. */
+function later(exchange: Exchange, answer: Promise<Outgoing>, options: RouteOptions): void {
+  exchange.watch();
+  answer
+    .catch((e: unknown) => options.fail(e, exchange))
+    .then((out) => {
+      if (!exchange.aborted) exchange.res.cork(() => send(exchange, out, options));
+    })
+    // Writing fails only if the connection went away in between: log it, never crash on it.
+    .catch((err: unknown) => options.logger.warn({ err }, 'writing a response failed'));
 }
 
 /** Writes an answer; inside `res.cork()` unless in the handler's first tick (uWS corks that itself). */
