@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
-import { indexKeys } from '../../src/index/kernel/grams.js';
+import { gramHashes, GRAM, indexKeys, isSampled } from '../../src/index/kernel/grams.js';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -41,7 +41,40 @@ const STOCK = Array.from({ length: 40 }, (_, i) => ({
   track_rating: 1 + ((i * 17) % 40), num_favourite: 0,
   lyrics: { lyrics_body: `${STOCK_LINE}\nverse number ${i} of the stock songs goes here ${'abcdefghijklmnopqrstuvwxyz'[i % 26]}${i}`, lyrics_language: 'en' },
 }));
-const RECORDS: unknown[] = [...TEXTS, ...FIXTURE_RECORDS, ...QUOTING, JAPANESE, ...STOCK];
+/**
+ * A line one song holds, and thirty more popular songs each hold with one letter changed where no
+ * sampled gram sees it: every key of the line is in all thirty-one, so they tie for the most votes,
+ * and only verifying them tells the song that holds the whole line.
+ */
+const DECOYED_LINE = 'quiet marmalade engines hum beneath the velvet orchard gates';
+function decoyOf(line: string): string {
+  const sampled = (text: string): number[] => {
+    const hashes = new Uint32Array(text.length);
+    const n = gramHashes(text, hashes);
+    return Array.from(hashes.subarray(0, n), (h, i) => (isSampled(h) ? i : -1)).filter((i) => i >= 0);
+  };
+  const before = sampled(line).join();
+  const inner = line.indexOf(' ') + 1;
+  for (let at = inner; at < line.lastIndexOf(' '); at++) {
+    if (line[at] === ' ') continue;
+    for (const c of 'xzqjkvwy') {
+      const decoy = line.slice(0, at) + c + line.slice(at + 1);
+      // The same sampled grams at the same places: no gram over the change is sampled, before or after.
+      const unseen = [...Array(GRAM).keys()].every((k) => at - k < 0 || !sampled(line).includes(at - k)) && sampled(decoy).join() === before;
+      if (c !== line[at] && unseen) return decoy;
+    }
+  }
+  throw new Error('no letter of the line is unseen by the sampled grams');
+}
+const DECOYED = [
+  { id: 9200, rating: 1, body: DECOYED_LINE },
+  ...Array.from({ length: 30 }, (_, i) => ({ id: 9201 + i, rating: 50 + i, body: decoyOf(DECOYED_LINE) })),
+].map(({ id, rating, body }) => ({
+  type: 'track', track_id: id, commontrack_id: id, track_name: `Decoyed Song ${id}`, artist_id: 100, artist_name: 'The Fixtures', album_id: 1000,
+  track_rating: rating, num_favourite: 0,
+  lyrics: { lyrics_body: `a first line of song ${id} stands here\n${body}\nand a last line of song ${id} ends it`, lyrics_language: 'en' },
+}));
+const RECORDS: unknown[] = [...TEXTS, ...FIXTURE_RECORDS, ...QUOTING, JAPANESE, ...STOCK, ...DECOYED];
 const LONG = TEXTS.filter((r): r is CorpusTrack & { lyrics: { lyrics_body: string } } => r.type === 'track' && (r.lyrics?.lyrics_body.length ?? 0) > 420);
 const PROSE =
   'The quarterly report was delayed because the accounting office moved to the new building on the other side of the river, ' +
@@ -138,6 +171,14 @@ t.test('a stock line forty songs share: the most popular of all of them first, e
   const list = r.json.message.body.track_list as { similarity: number; track: { track_rating: number } }[];
   t.same(list.map((m) => m.track.track_rating), [40, 39, 38, 37, 36], 'the five most popular of the forty, in order');
   t.ok(list.every((m) => m.similarity <= 100 / 16 + 0.01), `similarity ${list[0].similarity}: shared by at least the 16 verified`);
+});
+
+t.test('an exact line whose every key thirty more popular songs also hold is still found: the tie is verified further', async (t) => {
+  t.not(decoyOf(DECOYED_LINE), DECOYED_LINE, 'the decoys differ from the line');
+  const r = await screen(DECOYED_LINE, { size: 1 });
+  const [first] = r.json.message.body.track_list as { similarity: number; track: { track_id: number } }[];
+  t.equal(first?.track.track_id, 9200, 'the song that holds the whole line');
+  t.equal(first?.similarity, 100);
 });
 
 t.test('case, punctuation, line breaks and typos still find it, with a lower similarity for typos', async (t) => {

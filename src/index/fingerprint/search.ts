@@ -47,6 +47,14 @@ const REFINED = 256;
 const REFINE_LISTS = 8;
 /** …when the runner-up holds at least this share of the best vote (no clear leader). */
 const AMBIGUOUS = 0.7;
+/**
+ * At most this many lyrics tied for the most votes are looked at after the candidates, when none of
+ * the candidates holds the whole query: an exact excerpt whose every key is a cliché of the catalog
+ * (a stock line many songs share, each continuing it differently) ties with all of them, and the
+ * candidates are only the most popular of those. Those whose lyrics hold the query's words (the
+ * text index) are verified, most popular first, until one holds the whole query.
+ */
+const MAX_TIED = 512;
 /** A text with fewer keys than this (a line of a few words) also gets candidates by its words. */
 const FEW_KEYS = 3;
 /** Similarities within this many points of the best answer's are ranked by longest passage… */
@@ -92,6 +100,8 @@ export class FingerprintSearcher {
      * index, as track.search's q_lyrics): the candidates of a text too short to make FEW_KEYS keys.
      */
     private readonly wordCandidates?: (text: string, limit: number, deadline: number) => { track: number; commontrack: number }[],
+    /** Of some tracks, those whose lyrics hold every one of some normalised words (the text index). */
+    private readonly holdingWords?: (tracks: readonly number[], words: readonly string[]) => number[],
   ) {
     this.postings = new PostingsView(index, 'fp');
     this.bits = index.manifest.parts.fp.bucketBits;
@@ -106,7 +116,7 @@ export class FingerprintSearcher {
     const query = kernel.normalizeText(text);
     if (query.length < GRAM || this.docs === 0) return [];
     const verified = Math.max(MIN_VERIFIED, 2 * size);
-    const { candidates, keys } = this.candidates(query, verified);
+    const { candidates, keys, tied } = this.candidates(query, verified);
     const grams = kernel.queryGrams(query);
     const hits: FingerprintHit[] = [];
     const seen = new Set<number>();
@@ -128,6 +138,18 @@ export class FingerprintSearcher {
       if (vote < strongVote * STOP_RATIO) break;
       if (verify(this.track[doc], this.common[doc]) >= 50 && strongVote === 0) strongVote = vote;
     }
+    // Every candidate tied with more lyrics than were verified, and none holds the whole query: the
+    // rest of the tie, most popular first, until one does (or the deadline).
+    // Only those whose lyrics hold the query's words are read (the first and the last may be cut).
+    if (tied.length > 0 && this.holdingWords && !hits.some((h) => h.covered === query.length)) {
+      const words = kernel.wordsOf(query).slice(1, -1);
+      const common = new Map<number, number>();
+      for (const doc of tied) if (!seen.has(this.common[doc])) common.set(this.track[doc], this.common[doc]);
+      for (const track of words.length > 0 ? this.holdingWords([...common.keys()], words) : []) {
+        if (Date.now() > deadline) throw pastDeadline();
+        if (verify(track, common.get(track)!) === 100) break;
+      }
+    }
     // A line of a few words may make no key at all (one gram in four is sampled): its words find
     // the lyrics holding them all, which are verified the same way.
     if (keys < FEW_KEYS && this.wordCandidates) {
@@ -142,7 +164,7 @@ export class FingerprintSearcher {
   }
 
   /** Documents with the most weighted votes, best first, and how many of the query's keys have postings. */
-  private candidates(query: string, count: number): { candidates: Candidate[]; keys: number } {
+  private candidates(query: string, count: number): { candidates: Candidate[]; keys: number; tied: number[] } {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
     const keys = kernel.indexKeys(query, this.scratch, this.bits);
     const lists: Uint32Array[] = [];
@@ -199,19 +221,26 @@ export class FingerprintSearcher {
     // clears their votes for the next query.
     const floor = best * VOTE_FLOOR;
     const top = kernel.topK(unread.length > 0 ? Math.max(REFINED, count) : count);
+    /** The lyrics with the most votes (while they are few enough to verify). */
+    let tied: number[] = [];
     for (let i = 0; i < nTouched; i++) {
       const doc = touched[i];
       const vote = votes[doc];
       votes[doc] = 0;
+      if (vote < floor) continue;
+      if (vote === best && tied.length <= MAX_TIED) tied.push(doc);
       // Equal votes go to the lower document, the more popular recording (documents are numbered by popularity).
-      if (vote >= floor && vote >= top.floor) top.push(doc, vote);
+      if (vote >= top.floor) top.push(doc, vote);
     }
     const leaders = top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
     // A clear leader (an exact excerpt: its rare keys were read) needs no refinement; the wider
     // candidate list is only used when there is none.
     const refining = unread.length > 0 && leaders.length > 1 && leaders[1].vote >= AMBIGUOUS * leaders[0].vote;
     const candidates = refining ? refine(leaders, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : leaders.slice(0, count);
-    return { candidates, keys: lists.length };
+    // Only a tie larger than the candidates is verified further, and only one small enough.
+    if (tied.length <= candidates.length || tied.length > MAX_TIED) tied = [];
+    else tied.sort((a, b) => a - b);
+    return { candidates, keys: lists.length, tied };
   }
 
   /** A key's vote: idf in eighths, at least 1. */

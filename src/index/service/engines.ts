@@ -48,5 +48,8 @@ export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (tra
         return t ? [{ track: id, commontrack: t.commontrack_id }] : [];
       });
   };
-  return { text, fingerprint: new FingerprintSearcher(index, lyricsOf, versionsOf, popularityOf, lyricsHolding) };
+  return {
+    text,
+    fingerprint: new FingerprintSearcher(index, lyricsOf, versionsOf, popularityOf, lyricsHolding, (tracks, words) => text.tracksHoldingWords(tracks, words)),
+  };
 }

@@ -6,7 +6,7 @@ import type { Catalog } from '../../catalog/store.js';
 import type { LoadedIndex } from '../store/layout.js';
 import { TextIndex } from './text-index.js';
 import { kernel, type VoteBoard } from '../kernel/kernel.js';
-import { rarestLyricsWord, searchTracks, type SearchResult, type TrackQuery } from './track-search.js';
+import { rarestLyricsWord, searchTracks, tracksHoldingWords, type SearchResult, type TrackQuery } from './track-search.js';
 import { searchArtists, type ArtistQuery } from './artist-search.js';
 import { Matcher, type MatchQuery, type MatchResult } from './matcher.js';
 
@@ -27,6 +27,11 @@ export class TextSearcher {
 
   tracks(q: TrackQuery, deadline: number): SearchResult {
     return searchTracks(this.ix, q, deadline);
+  }
+
+  /** Of `tracks`, those whose lyrics hold every one of `words` (normalised). */
+  tracksHoldingWords(tracks: readonly number[], words: readonly string[]): number[] {
+    return tracksHoldingWords(this.ix, tracks, words);
   }
 
   /** Tracks whose lyrics hold the rarest word of a text (0 when a word is in none). */

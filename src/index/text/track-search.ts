@@ -101,6 +101,20 @@ export function rarestLyricsWord(ix: TextIndex, text: string): number {
   return rarest === Infinity ? 0 : rarest;
 }
 
+/**
+ * Of `tracks`, those whose lyrics hold every one of `words` (normalised words): a membership test per
+ * word in its posting list, rarest word first.
+ */
+export function tracksHoldingWords(ix: TextIndex, tracks: readonly number[], words: readonly string[]): number[] {
+  const lists = [...new Set(words)].map((w) => ix.list(ix.trackPostings, FIELD.lyrics, w)).sort((a, b) => a.length - b.length);
+  if (lists.some((l) => l.length === 0)) return [];
+  return tracks.filter((track) => {
+    const doc = kernel.lowerBound(ix.track.id, track, 0);
+    if (doc >= ix.track.id.length || ix.track.id[doc] !== track) return false;
+    return lists.every((list) => kernel.contains(list, doc));
+  });
+}
+
 /** One clause per word of `text`: the word in any of `fields`. */
 function wordClauses(ix: TextIndex, fields: readonly string[], text: string): Clause[] {
   const nameWords = kernel.wordsOf(kernel.normalizeName(text));
