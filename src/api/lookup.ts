@@ -4,7 +4,7 @@
  * given the first in that order decides. None → 400; an unknown one → 404.
  */
 import type { Catalog, ContentKind, ContentRecords, IndexName } from '../catalog/store.js';
-import { byPopularity, type TrackRecord } from '../catalog/records.js';
+import type { TrackRecord } from '../catalog/records.js';
 import { RefrainError } from '../errors.js';
 import { codeParam, idParam, isrcParam } from './params.js';
 
@@ -36,9 +36,8 @@ export function findTrack(catalog: Catalog, p: TrackIds, ...prefer: ((t: TrackRe
     return t;
   }
   const [index, key, name] = pickIndex(p);
-  const candidates = catalog.idsOf(index, key, 200).map((id) => catalog.getTrack(id)).filter((t): t is TrackRecord => !!t);
+  const candidates = catalog.tracksOf(index, key, 200);
   if (candidates.length === 0) throw new RefrainError('not_found', `no track with ${name} ${key}`);
-  candidates.sort(byPopularity);
   for (const test of prefer) {
     const found = candidates.find(test);
     if (found) return found;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ApiContext } from './method.js';
-import { byPopularity, type TrackRecord } from '../catalog/records.js';
+import type { TrackRecord } from '../catalog/records.js';
 import { RefrainError } from '../errors.js';
 import { isrcParam } from './params.js';
 import { kernel } from '../index/kernel/kernel.js';
@@ -26,10 +26,8 @@ export interface MatchInput {
 /** The matched track; sets header.mode, confidence and cached. 404 when nothing is good enough. */
 export async function matchTrack(ctx: ApiContext, p: MatchInput): Promise<TrackRecord> {
   if (p.track_isrc !== undefined) {
-    const ids = ctx.catalog.idsOf('isrc', p.track_isrc, 50);
-    const tracks = ids.map((id) => ctx.catalog.getTrack(id)).filter((t): t is TrackRecord => t !== undefined);
+    const tracks = ctx.catalog.tracksOf('isrc', p.track_isrc, 50);
     if (tracks.length > 0) {
-      tracks.sort(byPopularity);
       setHeader(ctx, { mode: 'isrc', confidence: 1000 }, 0);
       return tracks[0];
     }

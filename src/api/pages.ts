@@ -9,7 +9,6 @@
  *   to their pages), and `…/edit`: the artist's catalog line.
  */
 import type { Catalog } from '../catalog/store.js';
-import { byPopularity } from '../catalog/records.js';
 import type { Links } from './links.js';
 import type { Hits } from '../auth/hits.js';
 import type { Incoming, Outgoing } from '../http/route.js';
@@ -92,8 +91,7 @@ export function artistPage(catalog: Catalog, links: Links) {
 <p>This catalog is managed by its operator. To correct this artist, edit its line below and run
 <code>refrain import FILE</code>.</p><pre>${esc(artistLine(a))}</pre>`));
     }
-    const tracks = catalog.idsOf('artist_tracks', a.artist_id, 2000).map((id) => catalog.getTrack(id)).filter((t) => t !== undefined);
-    tracks.sort(byPopularity);
+    const tracks = catalog.tracksOf('artist_tracks', a.artist_id, 2000);
     const list = tracks.slice(0, ARTIST_PAGE_TRACKS).map((t) => `<li><a href="${esc(links.sharePage(t))}">${esc(t.track_name)}</a></li>`).join('\n');
     return send(200, 'text/html; charset=utf-8', page(a.artist_name, `<h1>${esc(a.artist_name)}</h1>
 ${a.artist_country ? `<p>${esc(a.artist_country)}</p>` : ''}${list ? `<ol>\n${list}\n</ol>` : ''}`));

@@ -18,8 +18,10 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
-import type {
-  AlbumRecord, AnalysisRecord, ArtistRecord, Change, LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord, TranslationsRecord,
+import {
+  byPopularity,
+  type AlbumRecord, type AnalysisRecord, type ArtistRecord, type Change, type LyricsRecord, type RichsyncRecord, type SnippetRecord,
+  type SubtitleRecord, type TrackRecord, type TranslationsRecord,
 } from './records.js';
 
 /**
@@ -222,6 +224,19 @@ export class Catalog {
       ids.push((k as [unknown, number])[1]);
     }
     return ids;
+  }
+
+  /**
+   * The tracks under one key of a track index (an ISRC, a commontrack, an artist's tracks), most
+   * popular first; `limit` caps the ids read, in id order, before they are ranked.
+   */
+  tracksOf(index: IndexName, key: string | number, limit?: number): TrackRecord[] {
+    const tracks: TrackRecord[] = [];
+    for (const id of this.idsOf(index, key, limit)) {
+      const t = this.getTrack(id);
+      if (t) tracks.push(t);
+    }
+    return tracks.sort(byPopularity);
   }
 
   /** Count of ids under one key of a composite index. */

@@ -4,7 +4,7 @@
  * the text index's lyrics words; and the text searches. bench/fingerprint builds the same engines.
  */
 import type { Catalog } from '../../catalog/store.js';
-import { byPopularity } from '../../catalog/records.js';
+import type { TrackRecord } from '../../catalog/records.js';
 import type { LoadedIndex } from '../store/layout.js';
 import { FingerprintSearcher } from '../fingerprint/search.js';
 import { TextSearcher } from '../text/search.js';
@@ -25,17 +25,15 @@ const WORD_LOOKUP_MAX = 5000;
 /** `lyricsOf`: a track's normalised lyrics (the worker caches them). */
 export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (trackId: number) => string | undefined): Engines {
   /** The tracks of a recording, most popular first (the indexed one when the group is gone). */
-  const versionsOf = (commontrack: number, indexed: number): number[] => {
-    const tracks = catalog.idsOf('commontrack', commontrack).map((id) => catalog.getTrack(id)).filter((t) => t !== undefined);
-    if (tracks.length === 0) return catalog.getTrack(indexed) ? [indexed] : [];
-    tracks.sort(byPopularity);
-    return tracks.map((t) => t.track_id);
+  const versions = (commontrack: number, indexed: number): TrackRecord[] => {
+    const tracks = catalog.tracksOf('commontrack', commontrack);
+    if (tracks.length > 0) return tracks;
+    const alone = catalog.getTrack(indexed);
+    return alone ? [alone] : [];
   };
+  const versionsOf = (commontrack: number, indexed: number): number[] => versions(commontrack, indexed).map((t) => t.track_id);
   /** A recording's popularity: the rating of its most popular track. */
-  const popularityOf = (commontrack: number, indexed: number): number => {
-    const first = versionsOf(commontrack, indexed)[0];
-    return first === undefined ? 0 : (catalog.getTrack(first)?.track_rating ?? 0);
-  };
+  const popularityOf = (commontrack: number, indexed: number): number => versions(commontrack, indexed)[0]?.track_rating ?? 0;
   const text = new TextSearcher(index, catalog);
   /** Tracks whose lyrics hold every word of a text, one per recording, most popular first (the fingerprint's candidates for a short line). */
   const lyricsHolding = (words: string, limit: number, deadline: number): { track: number; commontrack: number }[] => {
