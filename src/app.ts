@@ -70,7 +70,9 @@ const FLUSH_MS = 2000;
 export async function startServer(config: ServeConfig, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   if (!uwsIsNative && !config.allowUwsFallback) {
-    throw new RefrainError('startup', "uWebSockets.js's native binary did not load and its JavaScript fallback is far slower; " +
+    throw new RefrainError(
+      'startup',
+      "uWebSockets.js's native binary did not load and its JavaScript fallback is far slower; " +
         'refusing to start (pass --allow-uws-fallback to run anyway)',
     );
   }
@@ -136,7 +138,6 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
         unknownKeyEntries: config.unknownKeyCache,
         unknownKeyBytes: config.unknownKeyCacheBytes,
       });
-      const openapi = JSON.stringify(openapiDocument(methods.values(), url, config.httpStatus));
       routes.any(
         '/ws/1.1/*',
         apiRoute({
@@ -152,7 +153,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
           accessLog: config.accessLog,
           clock,
           cache,
-          openapi: () => openapi,
+          openapi: JSON.stringify(openapiDocument(methods.values(), url, config.httpStatus)),
         }),
       );
       mountOperational(routes, { logger, metrics, ready: () => (ready ? { tracks: catalog.trackCount(), index: index.stats } : undefined) });

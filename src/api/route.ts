@@ -39,8 +39,8 @@ export interface ApiRouteDeps {
   accessLog: boolean;
   clock: () => number;
   cache: ResponseCache;
-  /** Serves GET /ws/1.1/openapi.json (public: it is documentation). */
-  openapi: () => string;
+  /** Served at GET /ws/1.1/openapi.json (public: it is documentation). */
+  openapi: string;
 }
 
 const PREFIX = '/ws/1.1/';
@@ -49,19 +49,14 @@ const JSON_OUT: OutputFormat = { format: 'json', callback: '' };
 export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpRequest) => void {
   // The OpenAPI document as bytes, encoded once: it is large, and every request for it would
   // otherwise encode it again.
-  let openapi: { text: string; bytes: Buffer } | undefined;
-  const openapiBytes = (): Buffer => {
-    const text = deps.openapi();
-    if (openapi?.text !== text) openapi = { text, bytes: Buffer.from(text) };
-    return openapi.bytes;
-  };
+  const openapi = Buffer.from(deps.openapi);
   const openapiHeaders = { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': deps.response.corsOrigin };
   return route(
     (incoming) => {
       const name = incoming.path.slice(PREFIX.length);
       if (incoming.method === 'options') return preflight(deps.response.corsOrigin);
       if (name === 'openapi.json' && (incoming.method === 'get' || incoming.method === 'head')) {
-        return { status: 200, headers: openapiHeaders, body: openapiBytes() };
+        return { status: 200, headers: openapiHeaders, body: openapi };
       }
       return handle(deps, incoming, name);
     },

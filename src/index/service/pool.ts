@@ -21,7 +21,7 @@ import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } f
 import { TextIndex } from '../text/text-index.js';
 import { preciseMatch } from '../text/matcher.js';
 import { kernel } from '../kernel/kernel.js';
-import { WorkQueue } from './work-queue.js';
+import { WorkQueue, type WorkQueueStats } from './work-queue.js';
 
 export interface IndexServiceOptions {
   dataDir: string;
@@ -40,14 +40,14 @@ export interface IndexServiceOptions {
 
 const WORKER = siblingModule(import.meta.url, 'worker');
 
-export interface IndexStats {
+/** What /readyz and /metrics show of the index: its generation, and the queue's refusals as the queue counts them. */
+export interface IndexStats extends Pick<WorkQueueStats, 'rejectedBusy' | 'rejectedDeadline'> {
   generation: number;
   bytes: number;
   lyrics: number;
   tracks: number;
+  /** Tasks waiting or running. */
   inFlight: number;
-  rejectedBusy: number;
-  rejectedDeadline: number;
 }
 
 /**
