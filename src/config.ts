@@ -220,7 +220,7 @@ export const OPTIONS = {
   quota: opt(int(0, 2 ** 31 - 1).optional(), {
     description: 'daily request quota (0 = unlimited; default by plan: free 2000, basic 100000, enterprise 0)',
   }),
-  rate: opt(int(0, 1_000_000).default(0), { description: 'rate limit in requests per minute (0 = none)' }),
+  rate: opt(int(0, 1_000_000).default(0), { description: 'keys create: rate limit in requests per minute (0 = none); loadtest: requests per second' }),
   country: opt(
     z
       .string()
@@ -269,16 +269,41 @@ export const OPTIONS = {
   incremental: opt(bool.default(false), { description: 'build an incremental feed: the changes since the latest feed' }),
   from: opt(required().pipe(z.url({ protocol: /^https?$/ })), { description: 'base URL of the primary Refrain server to replicate (required)' }),
   apikey: opt(z.string().min(1).optional(), {
-    description: "the primary's API key (enterprise plan) used to list its feeds",
+    description: "API key of the server the command talks to: sync, the primary's (enterprise plan) to list its feeds; loadtest, the target's",
     env: 'REFRAIN_SYNC_APIKEY',
   }),
   bearer: opt(z.string().min(1).optional(), {
-    description: 'an OAuth access token with the feeds:read scope, instead of --apikey',
+    description: 'an OAuth access token instead of --apikey (sync: with the feeds:read scope)',
     env: 'REFRAIN_SYNC_BEARER',
   }),
   every: opt(duration(10, 366 * 86_400).optional(), {
     description: 'keep syncing at this interval (seconds or with s/m/h/d, e.g. 10m) until stopped; default: sync once and exit',
   }),
+  target: opt(required().pipe(z.url({ protocol: /^https?$/ })), {
+    description: 'base URL of the Refrain server or cluster to load-test (required); only this machine unless --i-own-this-target',
+  }),
+  iOwnThisTarget: opt(bool.default(false), { description: 'allow a target that is not this machine (a load test can overwhelm a server: only yours)' }),
+  mix: opt(z.string().default('fingerprint=40,track.get=30,track.search=20,matcher.track.get=10'), {
+    description: 'methods and their weights: fingerprint, track.get, track.lyrics.get, track.search, matcher.track.get, artist.get, album.get, chart.tracks.get',
+  }),
+  duration: opt(duration(1, 86_400).default(60), { description: 'how long the load runs, in seconds or with s/m/h (the ramp: its longest)' }),
+  connections: opt(int(1, 10_000).optional(), {
+    description: 'without --rate: closed loop with this many connections, each sending when answered (peak throughput); with --rate: the pool size (default 64)',
+  }),
+  ramp: opt(bool.default(false), { description: 'find the highest rate whose p99 stays within --slo: step up, hold, back off' }),
+  slo: opt(
+    z.union([z.number(), z.string().regex(/^\d+(\.\d+)?\s*(ms|s)?$/i, 'a latency such as 20ms, 20 or 0.5s')])
+      .transform((v) => (typeof v === 'number' ? v : parseFloat(v) * (/s$/i.test(v) && !/ms$/i.test(v) ? 1000 : 1)))
+      .pipe(z.number().positive().max(60_000))
+      .default(20),
+    { description: 'the ramp\'s objective for p99, in ms or with ms/s (20ms)' },
+  ),
+  rampStep: opt(duration(2, 3600).default(10), { description: 'how long the ramp holds each rate, in seconds or with s/m' }),
+  rampFrom: opt(int(1, 1_000_000).default(50), { description: 'the ramp\'s first rate, requests per second' }),
+  timeout: opt(duration(0.1, 600).default(10), { description: 'a request unanswered this long (seconds) counts as a timeout' }),
+  discoverTracks: opt(int(100, 100_000).default(1000), { description: 'tracks read from the target\'s top chart (and further down it) to build requests' }),
+  discoverLyrics: opt(int(1, 5000).default(200), { description: 'lyrics read from the target to cut fingerprint texts from' }),
+  html: opt(z.string().default('loadtest-report.html'), { description: 'where to write the HTML report (empty: none)' }),
 };
 
 type Options = typeof OPTIONS;
@@ -389,6 +414,21 @@ export const COMMANDS = {
     summary: 'add a new OAuth signing key; tokens signed with the old ones keep verifying',
     positionals: '',
     schema: pick('data', 'retire', 'json'),
+  },
+  loadtest: {
+    summary: 'load-test a Refrain server with a realistic mix: latencies, capacity, a report (docs/loadtest.md)',
+    positionals: '',
+    schema: pick(
+      'target', 'apikey', 'bearer', 'iOwnThisTarget', 'mix', 'duration', 'rate', 'connections', 'ramp', 'slo', 'rampStep', 'rampFrom',
+      'timeout', 'discoverTracks', 'discoverLyrics', 'seed', 'html', 'json', 'progress',
+    ),
+    describe: {
+      rate: 'open loop: requests per second at a constant arrival rate, latency counted from each intended send time (0: 200; with --ramp: its ceiling, 0: 100000)',
+      apikey: 'API key to load-test with (its plan must allow the mix: fingerprint needs enterprise); counts against its quota',
+      bearer: 'an OAuth access token to load-test with, instead of --apikey',
+      seed: 'random seed of the requests: the same seed and catalog give the same requests',
+      json: 'print the report as one JSON object on standard output (the summary goes to standard error)',
+    },
   },
 } as const;
 

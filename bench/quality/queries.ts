@@ -12,7 +12,7 @@ import { isRestricted } from '../../src/api/restrict.js';
 import { ROOT } from '../lib/paths.js';
 import { shuffled, streamRng, type Rng } from '../lib/random.js';
 import { readHeldOut, type BenchPaths, type HeldOut } from './catalog.js';
-import { charNoise, embed, excerpt, reformat, wordEdits } from './mutate.js';
+import { charNoise, embed, excerpt, reformat, wordEdits } from '../../src/loadtest/perturb.js';
 import { proseParagraphs } from './prose.js';
 import { normalHash, wordCount, wordsOf } from './text.js';
 

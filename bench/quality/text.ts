@@ -34,13 +34,3 @@ export function wordCount(text: string): number {
   const tokens = text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
   return Math.min(runs, tokens);
 }
-
-/** Offsets where a word starts (a letter or digit after a non-letter/digit or the start). */
-export function wordStarts(text: string): number[] {
-  const starts: number[] = [];
-  const word = /[\p{L}\p{N}]/u;
-  for (let i = 0; i < text.length; i++) {
-    if (word.test(text[i]) && (i === 0 || !word.test(text[i - 1]))) starts.push(i);
-  }
-  return starts;
-}

@@ -83,7 +83,7 @@ const CONTENT_TYPE: Record<Format, string> = {
   jsonp: 'application/javascript; charset=utf-8',
 };
 
-const EXPOSED = 'x-refrain-header-status, x-refrain-header-hint, x-refrain-header-execute-time, Retry-After, Deprecation, Sunset, Link, WWW-Authenticate';
+const EXPOSED = 'x-refrain-header-status, x-refrain-header-hint, x-refrain-header-execute-time, x-refrain-quota-remaining, Retry-After, Deprecation, Sunset, Link, WWW-Authenticate';
 
 /** Header values must be visible ASCII. */
 const headerSafe = (s: string): string => s.replace(/[^\x20-\x7e]/g, '?');
@@ -93,6 +93,8 @@ export interface RequestFacts {
   started: number;
   /** The Origin header ('' when absent). */
   origin: string;
+  /** The caller's requests left today, when its key has a quota. */
+  quotaRemaining?: number;
 }
 
 /**
@@ -120,6 +122,8 @@ export function replyOutgoing(options: ResponseOptions, reply: Reply, out: Outpu
     'x-refrain-header-execute-time': executeTime.toFixed(6),
   };
   if (reply.hint !== undefined) headers['x-refrain-header-hint'] = headerSafe(reply.hint);
+  // The caller's own count, so never part of a reply the response cache keeps.
+  if (request.quotaRemaining !== undefined) headers['x-refrain-quota-remaining'] = String(request.quotaRemaining);
   if (origin) addCors(headers, options.corsOrigin);
   for (const name in reply.headers) headers[name] = headerSafe(reply.headers[name]);
   return { status: options.httpStatus === 'mirror' || keepsHttpStatus(reply) ? reply.status : 200, headers, body };

@@ -96,12 +96,14 @@ interface Call {
   keyId: string;
   /** Header fields a method set before failing still go out (track.subtitle.get's `instrumental` on 404). */
   extraHeader: Record<string, unknown>;
+  /** The caller's requests left today, when its key has a quota (x-refrain-quota-remaining). */
+  quotaRemaining?: number;
 }
 
 /** The answer to a reply, counted in the metrics and the access log. */
 function finish(call: Call, reply: Reply): Outgoing {
   const { deps, incoming } = call;
-  const out = replyOutgoing(deps.response, reply, call.out, { started: incoming.started, origin: incoming.origin });
+  const out = replyOutgoing(deps.response, reply, call.out, { started: incoming.started, origin: incoming.origin, quotaRemaining: call.quotaRemaining });
   const seconds = (performance.now() - incoming.started) / 1000;
   const label = deps.methods.has(call.name) ? call.name : 'unknown';
   deps.metrics.observe(label, reply.status, seconds);
@@ -133,7 +135,7 @@ function proceed(call: Call, caller: Principal, bodyInFlight?: Promise<Buffer>):
       throw new RefrainError('forbidden', `Forbidden: ${method.name} needs the ${method.plans.join(' or ')} plan (this caller has the ${caller.plan} plan)`);
     }
     const now = deps.clock();
-    deps.usage.admit(caller, now);
+    call.quotaRemaining = deps.usage.admit(caller, now);
     const ctx: ApiContext = {
       catalog: deps.catalog,
       caller,

@@ -29,17 +29,19 @@ export class Usage {
     this.db = root.openDB<number, string>({ name: 'usage' });
   }
 
-  /** Count one request of `key` at `now`, or throw 402 / 429. */
-  admit(key: KeyRecord, now: number): void {
+  /** Count one request of `key` at `now`, or throw 402 / 429. Returns the requests left today, when the key has a quota. */
+  admit(key: KeyRecord, now: number): number | undefined {
     if (key.rate > 0) this.takeToken(key, now);
     if (key.quota > 0) {
       const day = this.dayCount(key.key_id, utcDay(now));
       if (day.count >= key.quota) {
-        throw new RefrainError('quota_exceeded', `daily quota of ${key.quota} requests reached; it renews at 00:00 UTC`);
+        throw new RefrainError('quota_exceeded', `daily quota of ${key.quota} requests reached; it renews at 00:00 UTC`, { 'x-refrain-quota-remaining': '0' });
       }
       day.count++;
       day.unsaved++;
+      return key.quota - day.count;
     }
+    return undefined;
   }
 
   /** Requests counted today for a key (for tests and `keys list`). */

@@ -2,19 +2,19 @@
  * The `refrain` command: `serve`, `import <files…>`, `index`, `generate`, `keys create|list|revoke`,
  * and the OAuth administration: `clients create|list|revoke`, `users create|list|disable`,
  * `oauth-keys rotate`; the feeds: `feeds build|list|prune` and `sync` (a replica); the review of
- * users' lyrics and feedback: `contributions list|show|approve|reject`.
+ * users' lyrics and feedback: `contributions list|show|approve|reject`; `loadtest` of a running server.
  * Every option comes from the one schema in src/config.ts; `--help` is generated from it.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { COMMANDS, helpText, parseCommand, type CommandName } from '../config.js';
 import { runGenerate, runImport, runIndex, runKeys } from './commands.js';
 import { joinRepeatedFlag, runClients, runOAuthKeys, runUsers } from './oauth-commands.js';
 import { runServe } from './serve.js';
 import { runFeeds, runSync } from './feeds-commands.js';
 import { runContributions } from './contributions-commands.js';
+import { runLoadtestCommand } from './loadtest-command.js';
 import { isError, RefrainError } from '../errors.js';
 import { fileProblem, isFileError } from '../util/file-errors.js';
+import { packageRoot } from '../util/package-root.js';
 
 const USAGE = `usage: refrain <command> [options]
 
@@ -31,19 +31,6 @@ function commandOf(argv: string[]): { name: CommandName; rest: string[] } | unde
   return undefined;
 }
 
-/** The package's version, from the package.json above this file (src/ under tests, dist/src/ built). */
-function version(): string {
-  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'refrain' && pkg.version) return pkg.version;
-    } catch {
-      // no package.json here: look in the parent
-    }
-    if (path.dirname(dir) === dir) return 'unknown';
-  }
-}
-
 /** Command words as typed, for "unknown command": `keys dance` when `keys` is a group, else one word. */
 function typedCommand(argv: string[]): string {
   const group = (Object.keys(COMMANDS) as string[]).some((c) => c.startsWith(`${argv[0]} `));
@@ -52,7 +39,7 @@ function typedCommand(argv: string[]): string {
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${packageRoot()?.version ?? 'unknown'}\n`);
     return 0;
   }
   const command = commandOf(argv);
@@ -111,6 +98,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'oauth-keys rotate':
         return await runOAuthKeys(parseCommand('oauth-keys rotate', command.rest).config);
+      case 'loadtest':
+        return await runLoadtestCommand(parseCommand('loadtest', command.rest).config);
       default: {
         const { config, positionals } = parseCommand(command.name, command.rest);
         return await runKeys(command.name.split(' ')[1], config, positionals);

@@ -1,11 +1,22 @@
 /**
- * How the query texts are made from a lyric: an excerpt starting at a word boundary, then one of
+ * How screening texts are made from a lyric: an excerpt starting at a word boundary, then one of
  * the edits a screener's input shows — reformatting (case, punctuation, line breaks), character
  * noise (typos: substitutions, insertions, deletions), word edits (dropped, substituted or swapped
  * words), or embedding among unrelated prose. All draws come from the caller's seeded `Rng`.
+ * `refrain loadtest` makes its fingerprint requests with these, and bench/quality its query set.
  */
-import type { Rng } from '../lib/random.js';
-import { wordStarts } from './text.js';
+import type { Rng } from '../generate/prng.js';
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Offsets where a word starts (a letter or digit after a non-letter/digit or the start). */
+export function wordStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (WORD_CHAR.test(text[i]) && (i === 0 || !WORD_CHAR.test(text[i - 1]))) starts.push(i);
+  }
+  return starts;
+}
 
 /** `length` characters of `body` from a random word start (trailing blanks trimmed), if it is long enough. */
 export function excerpt(rng: Rng, body: string, length: number): string | undefined {
