@@ -75,15 +75,18 @@ const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0
 const ms = (us: number) => Math.round(us) / 1000;
 const countsOf = <K>(map: Map<K, number>) => Object.fromEntries([...map].sort(([a], [b]) => String(a).localeCompare(String(b))));
 
+/** Percentiles are a bucket's upper edge (within 0.1%): never shown above the exact maximum. */
 export function percentilesOf(h: Histogram): Percentiles {
+  const max = h.maxValue;
+  const at = (p: number) => ms(Math.min(h.getValueAtPercentile(p), max));
   return {
     count: h.totalCount,
     mean: h.totalCount ? Math.round(h.mean) / 1000 : 0,
-    p50: ms(h.getValueAtPercentile(50)),
-    p90: ms(h.getValueAtPercentile(90)),
-    p99: ms(h.getValueAtPercentile(99)),
-    p999: ms(h.getValueAtPercentile(99.9)),
-    max: ms(h.maxValue),
+    p50: at(50),
+    p90: at(90),
+    p99: at(99),
+    p999: at(99.9),
+    max: ms(max),
   };
 }
 
