@@ -8,7 +8,8 @@
  * index bytes per lyric, server start-up time with the built index, fingerprint latency of
  * 200-character excerpts inside the engine (p50/p99: the code a pool worker runs), and over HTTP
  * the throughput held at p99 ≤ 20 ms with the server's CPU per request, next to a bare uWS app
- * measured in the same run. wrk (one thread) shares the 2 cores with the server.
+ * measured in the same run. The load generator (`refrain loadtest`'s engine, closed loop, in this
+ * process) shares the 2 cores with the server.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { makeEngines } from '../../src/index/service/engines.js';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
 import { benchKey } from '../lib/catalog.js';
 import { benchOptions, heldAtTarget, latency, sampleTracks, sweep, sweepTable } from '../lib/index-bench.js';
-import { luaScript, machine, wrkVersion } from '../lib/measure.js';
+import { LOAD_GENERATOR, machine, type BenchRequest } from '../lib/measure.js';
 import { ROOT, writeResult } from '../lib/paths.js';
 import { Rng } from '../lib/random.js';
 import { startBare, startRefrain } from '../lib/servers.js';
@@ -73,20 +74,20 @@ await catalog.close();
 
 // Over HTTP.
 const bare = await startBare();
-const bareRows = sweep(bare.url, bare.pid, undefined, connections, seconds);
+const bareRows = await sweep(bare.url, bare.pid, undefined, connections, seconds);
 bare.stop();
 const server = await startRefrain(data);
-const script = luaScript(path.join(data, 'wrk', 'fingerprint.lua'), queries.map((q) => ({
+const requests = queries.map((q): BenchRequest => ({
   method: 'POST', path: `/ws/1.1/track.lyrics.fingerprint.post?apikey=${key}`, body: JSON.stringify({ data: { text: q.text } }),
-})));
-const rows = sweep(server.url + '/', server.pid, script, connections, seconds);
+}));
+const rows = await sweep(server.url + '/', server.pid, requests, connections, seconds);
 server.stop();
 
 const held = heldAtTarget(rows);
 const bytes = manifest.stats.bytes;
 const fpBytes = Object.entries(manifest.segments).filter(([k]) => k.startsWith('fp')).reduce((n, [, s]) => n + s.bytes, 0);
 const summary = [
-  `bench/fingerprint — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${wrkVersion()}, 1 thread, ${seconds} s per row`,
+  `bench/fingerprint — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${LOAD_GENERATOR}, ${seconds} s per row`,
   `catalog ${manifest.parts.text.tracks.toLocaleString('en')} tracks, ${tracksWithLyrics.toLocaleString('en')} with lyrics, ` +
     `${manifest.parts.fp.docs.toLocaleString('en')} distinct lyrics (recordings) in the fingerprint index; queries: ${queries.length} exact ${EXCERPT}-character excerpts of random catalog lyrics (seed 11)`,
   '',

@@ -4,9 +4,10 @@
  *
  *   npm run bench:http -- [--tracks 100000] [--data DIR] [--seconds 10] [--connections 50]
  *
- * The catalog is generated and imported on first use (kept in bench/.data/). wrk (one thread) is
- * the load generator and shares the 2 cores with the server. Each method is measured with two
- * access patterns over 20,000 requests that wrk cycles through:
+ * The catalog is generated and imported on first use (kept in bench/.data/). The load generator is
+ * `refrain loadtest`'s engine in a closed loop (bench/lib/measure.ts `load`), in this process; it
+ * shares the 2 cores with the server. Each method is measured with two access patterns over 20,000
+ * requests that it cycles through:
  *   - zipf: track ids drawn by popularity rank with P(rank) ∝ 1/rank (API traffic follows popular
  *     songs), so the response cache serves most requests;
  *   - uniform, cache off: ids drawn uniformly from the whole catalog against a server started with
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
 import { benchArgs } from '../lib/args.js';
 import { benchKey, makeCatalogIfMissing } from '../lib/catalog.js';
-import { cpuSeconds, luaScript, machine, wrk, wrkVersion, type WrkResult } from '../lib/measure.js';
+import { cpuSeconds, load, LOAD_GENERATOR, machine, type BenchRequest, type LoadRow } from '../lib/measure.js';
 import { DATA_DIR, writeResult } from '../lib/paths.js';
 import { Rng } from '../lib/random.js';
 import { startBare, startRefrain } from '../lib/servers.js';
@@ -46,22 +47,21 @@ async function prepare(): Promise<{ key: string; ids: Record<'zipf' | 'uniform',
   }
 }
 
-interface Row extends WrkResult {
+interface Row extends LoadRow {
   name: string;
   cpuUsPerRequest: number;
 }
 
-async function measure(name: string, pid: number, url: string, script?: string): Promise<Row> {
-  wrk(url, { seconds: 2, connections, script }); // warm-up: JIT, page cache
+async function measure(name: string, pid: number, url: string, requests?: BenchRequest[]): Promise<Row> {
+  await load(url, { seconds: 2, connections, requests }); // warm-up: JIT, page cache
   const cpu0 = cpuSeconds(pid);
-  const r = wrk(url, { seconds, connections, script });
+  const r = await load(url, { seconds, connections, requests });
   const cpu = cpuSeconds(pid) - cpu0;
-  if (r.non2xx || r.errors) console.error(`${name}: ${r.non2xx} non-2xx, ${r.errors} socket errors`);
+  if (r.non2xx || r.errors) console.error(`${name}: ${r.non2xx} non-2xx, ${r.errors} without an answer`);
   return { name, ...r, cpuUsPerRequest: (cpu / Math.max(r.requests, 1)) * 1e6 };
 }
 
 const { key, ids } = await prepare();
-const tmp = path.join(data, 'wrk');
 const rows: Row[] = [];
 
 const bare = await startBare();
@@ -76,16 +76,16 @@ async function serve(extra: string[]) {
 for (const [pattern, flags] of [['zipf', []], ['uniform', ['--response-cache', '0']]] as const) {
   const server = await serve([...flags]);
   for (const method of ['track.get', 'track.lyrics.get']) {
-    const script = luaScript(path.join(tmp, `${method}-${pattern}.lua`), ids[pattern].map((id) => ({ method: 'GET', path: `/ws/1.1/${method}?track_id=${id}&apikey=${key}` })));
+    const requests = ids[pattern].map((id): BenchRequest => ({ method: 'GET', path: `/ws/1.1/${method}?track_id=${id}&apikey=${key}` }));
     const label = pattern === 'zipf' ? 'zipf ids, cache on' : 'uniform ids, cache off';
-    rows.push(await measure(`${method} (${label})`, server.pid, server.url, script));
+    rows.push(await measure(`${method} (${label})`, server.pid, server.url, requests));
   }
   server.stop();
 }
 
 const base = rows[0];
 const table = [
-  `bench/http — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${wrkVersion()}, 1 thread, ${connections} keep-alive connections, ${seconds} s per row; catalog ${tracks.toLocaleString('en')} tracks`,
+  `bench/http — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${LOAD_GENERATOR}, ${connections} keep-alive connections, ${seconds} s per row; catalog ${tracks.toLocaleString('en')} tracks`,
   '',
   '| endpoint | requests/s | vs bare uWS | p50 ms | p90 ms | p99 ms | server CPU µs/request |',
   '|---|---:|---:|---:|---:|---:|---:|',

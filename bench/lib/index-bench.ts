@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Catalog } from '../../src/catalog/store.js';
 import { benchArgs } from './args.js';
-import { cpuSeconds, wrk, type WrkResult } from './measure.js';
+import { cpuSeconds, load, type BenchRequest, type LoadRow } from './measure.js';
 import { DATA_DIR } from './paths.js';
 import { Rng } from './random.js';
 
@@ -59,21 +59,23 @@ export function latency<Q>(queries: Q[], fn: (q: Q) => unknown): Latency {
   return { queries: times.length, p50ms: at(0.5), p99ms: at(0.99), meanMs: times.reduce((a, b) => a + b, 0) / times.length };
 }
 
-export interface SweepRow extends WrkResult {
+export interface SweepRow extends LoadRow {
   connections: number;
   cpuUsPerRequest: number;
 }
 
-/** wrk at each connection count against one process, with its CPU per request. */
-export function sweep(url: string, pid: number, script: string | undefined, connections: number[], seconds: number): SweepRow[] {
-  wrk(url, { seconds: 2, connections: connections[0], script });
-  return connections.map((c) => {
+/** The closed-loop load (measure.ts `load`) at each connection count against one process, with its CPU per request. */
+export async function sweep(url: string, pid: number, requests: BenchRequest[] | undefined, connections: number[], seconds: number): Promise<SweepRow[]> {
+  await load(url, { seconds: 2, connections: connections[0], requests }); // warm-up: JIT, page cache
+  const rows: SweepRow[] = [];
+  for (const c of connections) {
     const cpu0 = cpuSeconds(pid);
-    const r = wrk(url, { seconds, connections: c, script });
+    const r = await load(url, { seconds, connections: c, requests });
     const cpu = cpuSeconds(pid) - cpu0;
-    if (r.non2xx || r.errors) console.error(`${url} at ${c} connections: ${r.non2xx} non-2xx, ${r.errors} socket errors`);
-    return { ...r, connections: c, cpuUsPerRequest: (cpu / Math.max(r.requests, 1)) * 1e6 };
-  });
+    if (r.non2xx || r.errors) console.error(`${url} at ${c} connections: ${r.non2xx} non-2xx, ${r.errors} without an answer`);
+    rows.push({ ...r, connections: c, cpuUsPerRequest: (cpu / Math.max(r.requests, 1)) * 1e6 });
+  }
+  return rows;
 }
 
 /**

@@ -1,13 +1,15 @@
 /**
  * Shared pieces of the bench scripts: child processes that print their port, CPU time of a process
- * from /proc, wrk runs parsed into numbers and the scripts they cycle through, and the machine
- * description every report carries.
+ * from /proc, closed-loop HTTP load on `refrain loadtest`'s engine, and the machine description every
+ * report carries.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { TargetClient } from '../../src/loadtest/client.js';
+import { closedLoop, type RequestSource } from '../../src/loadtest/load.js';
+import { Recorder } from '../../src/loadtest/recorder.js';
 
 /**
  * What a bench started (servers, importers, temporary directories), stopped in reverse order by
@@ -49,7 +51,14 @@ export function cpuSeconds(pid: number): number {
   return ticks / 100; // USER_HZ is 100 on Linux
 }
 
-export interface WrkResult {
+/** A request the benches send (the API key already in its path). */
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+export interface LoadRow {
   requests: number;
   seconds: number;
   rps: number;
@@ -57,64 +66,54 @@ export interface WrkResult {
   p90ms: number;
   p99ms: number;
   non2xx: number;
+  /** Requests without an answer: connection errors and timeouts. */
   errors: number;
 }
 
-const toMs = (v: string, unit: string): number => Number(v) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? 1);
+/** How the benches load a server, for their reports' headers. */
+export const LOAD_GENERATOR = "refrain loadtest's engine (src/loadtest: undici, closed loop, HdrHistogram) in the bench's process, one thread";
 
-/** Run wrk (keep-alive by default) and parse its --latency report. */
-export function wrk(url: string, options: { seconds: number; connections: number; threads?: number; script?: string }): WrkResult {
-  const args = ['-t', String(options.threads ?? 1), '-c', String(options.connections), '-d', `${options.seconds}s`, '--latency'];
-  if (options.script) args.push('-s', options.script);
-  const run = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
-  if (run.error) throw new Error('wrk is needed: apt-get install wrk');
-  const out = run.stdout;
-  const pct = (p: string) => {
-    const m = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
-    return m ? toMs(m[1], m[2]) : NaN;
+/**
+ * A closed-loop run of `refrain loadtest`'s engine: `connections` callers, each sending the next of
+ * `requests` (cycled through in order; `GET /` of the URL when none) as soon as its previous one is
+ * answered, for `seconds`. The same engine an operator's `refrain loadtest --connections N` uses, so
+ * the benches' figures and an operator's run compare.
+ */
+export async function load(url: string, options: { seconds: number; connections: number; requests?: BenchRequest[] }): Promise<LoadRow> {
+  const origin = new URL(url);
+  const list = options.requests ?? [{ method: 'GET', path: origin.pathname }];
+  let next = 0;
+  const source: RequestSource = {
+    next() {
+      const r = list[next];
+      next = next + 1 === list.length ? 0 : next + 1;
+      return { method: 'bench', verb: r.method, path: r.path, body: r.body };
+    },
   };
-  const total = /(\d+) requests in ([\d.]+)(s|m)/.exec(out);
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const requests = total ? Number(total[1]) : 0;
-  const seconds = total ? Number(total[2]) * (total[3] === 'm' ? 60 : 1) : 0;
-  return {
-    requests,
-    seconds,
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
-    p50ms: pct('50'),
-    p90ms: pct('90'),
-    p99ms: pct('99'),
-    non2xx: non2xx ? Number(non2xx[1]) : 0,
-    errors: errors ? errors.slice(1).reduce((n, v) => n + Number(v), 0) : 0,
-  };
-}
-
-/** A wrk script cycling through requests (GET paths, or POST bodies to one path). */
-export function luaScript(file: string, requests: { method: 'GET' | 'POST'; path: string; body?: string }[]): string {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const items = requests.map((r) => `{${JSON.stringify(r.method)},${JSON.stringify(r.path)},${r.body === undefined ? 'nil' : JSON.stringify(r.body)}}`);
-  const lua = `local reqs = {${items.join(',\n')}}
-local i = 0
-local json = {["Content-Type"] = "application/json"}
-request = function()
-  i = i % #reqs + 1
-  local r = reqs[i]
-  if r[3] then return wrk.format(r[1], r[2], json, r[3]) end
-  return wrk.format(r[1], r[2])
-end
-`;
-  writeFileSync(file, lua);
-  return file;
+  const client = new TargetClient(origin, options.connections, undefined, 30_000);
+  const recorder = new Recorder(['bench'], performance.now());
+  try {
+    const result = await closedLoop(client, source, recorder, { connections: options.connections, durationMs: options.seconds * 1000 });
+    recorder.close(performance.now());
+    const [s] = recorder.summary();
+    const non2xx = Object.entries(s.http).reduce((n, [code, count]) => n + (Number(code) >= 200 && Number(code) < 300 ? 0 : count), 0);
+    return {
+      requests: s.requests,
+      seconds: result.seconds,
+      rps: s.requests / result.seconds,
+      p50ms: s.latency.p50,
+      p90ms: s.latency.p90,
+      p99ms: s.latency.p99,
+      non2xx,
+      errors: s.timeouts + Object.values(s.errors).reduce((n, c) => n + c, 0),
+    };
+  } finally {
+    await client.close();
+  }
 }
 
 /** The machine a report ran on. */
 export function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
-}
-
-/** The wrk version line, for the report's header. */
-export function wrkVersion(): string {
-  return spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0] ?? '';
 }

@@ -15,7 +15,7 @@ export async function startBare(): Promise<{ pid: number; url: string; stop: () 
 /**
  * Starts `refrain serve` on a data directory and reports how long it took to listen. Without feeds:
  * a first start would build a full feed in the background (minutes of one core at 1M tracks), which
- * is not what these benches measure (bench/feeds does). With HTTP statuses mirrored: wrk and the load
+ * is not what these benches measure (bench/feeds does). With HTTP statuses mirrored: the load
  * loops count an error by its HTTP status, which the default (HTTP 200, docs/api.md) would hide.
  */
 export async function startRefrain(data: string, extra: string[] = []): Promise<{ pid: number; url: string; startSeconds: number; stop: () => void }> {

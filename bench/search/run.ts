@@ -10,18 +10,17 @@
  *   - matcher.track.get: the title and artist as stored (half), with a typo in the title (a
  *     quarter) or with " - Live" appended (a quarter).
  * Reports in-engine latency (the code a pool worker runs, no cache) and the HTTP throughput held at
- * p99 ≤ 20 ms with CPU per request, next to a bare uWS app measured in the same run. wrk cycles
+ * p99 ≤ 20 ms with CPU per request, next to a bare uWS app measured in the same run. The load cycles
  * through the queries, so after the first pass the matcher answers from its result cache
  * (`header.cached`), as it would for repeated traffic; the response cache is off.
  */
-import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/store/layout.js';
 import { TextSearcher, type MatchQuery, type TrackQuery } from '../../src/index/text/search.js';
 import { normalizeText, wordsOf } from '../../src/index/kernel/normalize.js';
 import { benchKey } from '../lib/catalog.js';
 import { benchOptions, heldAtTarget, latency, sampleTracks, sweep, sweepTable, type SweepRow } from '../lib/index-bench.js';
-import { luaScript, machine, wrkVersion } from '../lib/measure.js';
+import { LOAD_GENERATOR, machine, type BenchRequest } from '../lib/measure.js';
 import { writeResult } from '../lib/paths.js';
 import { Rng } from '../lib/random.js';
 import { startBare, startRefrain } from '../lib/servers.js';
@@ -81,14 +80,14 @@ const matchedShare = matches.filter((m) => engine.match(m, Infinity).track !== u
 await catalog.close();
 
 const bare = await startBare();
-const bareRows = sweep(bare.url, bare.pid, undefined, connections, seconds);
+const bareRows = await sweep(bare.url, bare.pid, undefined, connections, seconds);
 bare.stop();
 const server = await startRefrain(data, ['--response-cache', '0']);
 const qs = (p: Record<string, string>) => new URLSearchParams({ ...p, apikey: key }).toString();
-const searchScript = luaScript(path.join(data, 'wrk', 'search.lua'), searches.map((s) => ({ method: 'GET', path: `/ws/1.1/track.search?${qs(s.params)}` })));
-const matchScript = luaScript(path.join(data, 'wrk', 'matcher.lua'), matches.map((m) => ({ method: 'GET', path: `/ws/1.1/matcher.track.get?${qs({ q_track: m.title, q_artist: m.artist })}` })));
-const searchRows = sweep(server.url + '/', server.pid, searchScript, connections, seconds);
-const matchRows = sweep(server.url + '/', server.pid, matchScript, connections, seconds);
+const searchRequests = searches.map((s): BenchRequest => ({ method: 'GET', path: `/ws/1.1/track.search?${qs(s.params)}` }));
+const matchRequests = matches.map((m): BenchRequest => ({ method: 'GET', path: `/ws/1.1/matcher.track.get?${qs({ q_track: m.title, q_artist: m.artist })}` }));
+const searchRows = await sweep(server.url + '/', server.pid, searchRequests, connections, seconds);
+const matchRows = await sweep(server.url + '/', server.pid, matchRequests, connections, seconds);
 server.stop();
 
 const held = (rows: SweepRow[], allowedNon2xx = 0) => {
@@ -96,7 +95,7 @@ const held = (rows: SweepRow[], allowedNon2xx = 0) => {
   return h ? `${Math.round(h.rps).toLocaleString('en')} req/s (${h.connections} connections, p99 ${h.p99ms.toFixed(1)} ms)` : 'not reached';
 };
 const summary = [
-  `bench/search — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${wrkVersion()}, 1 thread, ${seconds} s per row; response cache off`,
+  `bench/search — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${LOAD_GENERATOR}, ${seconds} s per row; response cache off`,
   `catalog ${manifest.parts.text.tracks.toLocaleString('en')} tracks, ${manifest.parts.text.artists.toLocaleString('en')} artists; ${sample.length} queries of each kind (seed 20)`,
   '',
   '| figure | track.search | matcher.track.get |',

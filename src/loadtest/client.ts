@@ -44,10 +44,11 @@ export class TargetClient {
   lastQuota: number | undefined;
   private drained: (() => void)[] = [];
 
-  constructor(origin: URL, connections: number, credentials: Credentials, private readonly timeoutMs: number) {
+  /** Without credentials, requests go as their paths say (the benches put the key in them). */
+  constructor(origin: URL, connections: number, credentials: Credentials | undefined, private readonly timeoutMs: number) {
     this.pool = new Pool(origin.origin, { connections, pipelining: 1, connectTimeout: timeoutMs, keepAliveTimeout: 30_000 });
-    this.headers = 'bearer' in credentials ? { authorization: `Bearer ${credentials.bearer}` } : {};
-    this.query = 'apikey' in credentials ? `apikey=${encodeURIComponent(credentials.apikey)}` : '';
+    this.headers = credentials && 'bearer' in credentials ? { authorization: `Bearer ${credentials.bearer}` } : {};
+    this.query = credentials && 'apikey' in credentials ? `apikey=${encodeURIComponent(credentials.apikey)}` : '';
   }
 
   /** The path with the API key added. */

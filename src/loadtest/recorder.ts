@@ -41,7 +41,7 @@ export interface MethodSummary {
   envelope: Record<string, number>;
   errors: Record<string, number>;
   timeouts: number;
-  /** Requests whose API status was not 200 (or got no answer): the error rate's numerator. */
+  /** Requests without an answer or answered with an API status other than 200 and 404: the error rate's numerator. */
   failed: number;
   checks?: Record<string, FingerprintCheck>;
   /** The latency histogram, HdrHistogram's compressed base64 form (for merging runs). */
@@ -122,7 +122,9 @@ export class Recorder {
     else if (outcome.error) bump(s.errors, outcome.error);
     if (outcome.http) bump(s.http, outcome.http);
     if (outcome.envelope) bump(s.envelope, outcome.envelope);
-    if (outcome.error || outcome.envelope !== 200) {
+    // A 404 is an answer (a matcher query nothing matches); anything else but 200 is a failure.
+    const status = outcome.envelope || outcome.http;
+    if (outcome.error || (status !== 200 && status !== 404)) {
       s.failed++;
       this.failedNow++;
       this.windowFailed++;

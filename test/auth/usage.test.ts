@@ -32,12 +32,13 @@ function openUsage(t: Test, dir: string): { usage: Usage; close: () => Promise<v
 t.test('the daily quota admits `quota` requests per key, then 402 with a hint; a refusal is not counted', async (t) => {
   const { usage } = openUsage(t, tempDir(t));
   const k = key({ quota: 3 });
-  for (let i = 0; i < 3; i++) usage.admit(k, NOON + i);
+  t.same([0, 1, 2].map((i) => usage.admit(k, NOON + i)), [2, 1, 0], 'what is left after each (x-refrain-quota-remaining)');
   t.equal(usage.today('k_1', NOON), 3);
   const e = refusal(() => usage.admit(k, NOON + 10));
   t.equal(e.code, 'quota_exceeded');
   t.equal(e.hint, 'daily quota of 3 requests reached; it renews at 00:00 UTC');
-  t.equal(e.headers, undefined, 'no Retry-After on a spent quota');
+  t.same(e.headers, { 'x-refrain-quota-remaining': '0' }, 'no Retry-After on a spent quota: it renews at midnight, not soon');
+  t.equal(usage.admit(key({ quota: 0 }), NOON), undefined, 'no quota, nothing to say');
   t.equal(usage.today('k_1', NOON), 3, 'the refused request is not counted');
   usage.admit(key({ key_id: 'k_2', quota: 3 }), NOON + 11);
   t.equal(usage.today('k_2', NOON), 1, 'another key has its own quota');
