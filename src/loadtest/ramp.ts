@@ -45,7 +45,7 @@ export function judge(rate: number, measured: Omit<StepResult, 'rate' | 'pass' |
   let reason: string | undefined;
   if (measured.sentPerSecond < rate * 0.95) reason = `the load generator sent ${Math.round(measured.sentPerSecond)}/s of ${rate}/s`;
   else if (measured.failedShare > 0.01) reason = `${(measured.failedShare * 100).toFixed(1)}% failed`;
-  else if (measured.p99 > sloMs) reason = `p99 ${measured.p99} ms > ${sloMs} ms`;
+  else if (measured.p99 > sloMs) reason = `p99 ${measured.p99.toFixed(1)} ms > ${sloMs} ms`;
   return { rate, ...measured, pass: reason === undefined, ...(reason ? { reason } : {}) };
 }
 
