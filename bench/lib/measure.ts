@@ -1,10 +1,10 @@
 /**
  * Shared pieces of the bench scripts: child processes that print their port, CPU time of a process
- * from /proc, closed-loop HTTP load on `refrain loadtest`'s engine, and the machine description every
+ * by thread from /proc, closed-loop HTTP load on `refrain loadtest`'s engine, and the machine description every
  * report carries.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { TargetClient } from '../../src/loadtest/client.js';
@@ -44,11 +44,29 @@ export async function startProcess(args: string[], ready: RegExp, env: NodeJS.Pr
   return { child, match };
 }
 
-/** User + system CPU seconds a process has used so far (Linux /proc). */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / 100; // USER_HZ is 100 on Linux
+/**
+ * CPU seconds (user + system) a process has used so far, split by thread (Linux /proc/<pid>/task):
+ * `main`, the thread that runs JavaScript's event loop — in Refrain the HTTP front end, the thread
+ * whose cost per request caps a node's throughput whatever its cores — and `others`, every other
+ * thread (index pool workers, libuv's pool, V8's GC and compiler threads, LMDB). Threads that ended
+ * during a measurement take their time with them: compare runs with the same threads alive.
+ */
+export function cpuByThread(pid: number): { main: number; others: number } {
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+    if (Number(tid) === pid) main += seconds;
+    else others += seconds;
+  }
+  return { main, others };
 }
 
 /** A request the benches send (the API key already in its path). */

@@ -108,7 +108,10 @@ function histogramChart(method: string, encoded: string, color: string): string 
 }
 
 const table = (head: string[], rows: (string | number)[][]) =>
-  `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${typeof c === 'number' ? n(c) : esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+  `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('')}</tbody></table>`;
+
+/** Numbers right-aligned, words left. */
+const cell = (c: string | number) => (typeof c === 'number' ? `<td>${n(c)}</td>` : /^[\d.,%-]*$/.test(c) ? `<td>${esc(c)}</td>` : `<td class="t">${esc(c)}</td>`);
 
 const counts = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k}×${n(v)}`).join(' ') || '—';
 
@@ -159,7 +162,7 @@ export function htmlReport(r: LoadReport): string {
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#111827;max-width:1180px;margin:24px auto;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:26px 0 8px;border-bottom:1px solid #e5e7eb;padding-bottom:4px}
 .run{font-weight:600}.capacity{font-size:16px;font-weight:600}.note{color:#4b5563;font-size:12.5px}
-table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:12.5px}th,td{border:1px solid #e5e7eb;padding:3px 7px;text-align:right}th{background:#f3f4f6}td:first-child,th:first-child{text-align:left}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:12.5px}th,td{border:1px solid #e5e7eb;padding:3px 7px;text-align:right}th{background:#f3f4f6}td:first-child,th:first-child,td.t{text-align:left}
 .warn{color:#92400e;background:#fffbeb;border:1px solid #fde68a;padding:8px 8px 8px 28px}
 figure{margin:10px 0}figcaption{font-weight:600;font-size:13px;margin-bottom:2px}svg{font-size:11px;fill:#374151;max-width:100%;height:auto}svg .grid{stroke:#e5e7eb}
 .grid2{display:flex;flex-wrap:wrap;gap:8px 24px}
