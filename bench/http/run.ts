@@ -18,7 +18,7 @@ import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
 import { benchArgs } from '../lib/args.js';
 import { benchKey, makeCatalogIfMissing } from '../lib/catalog.js';
-import { cpuByThread, load, LOAD_GENERATOR, machine, type BenchRequest, type LoadRow } from '../lib/measure.js';
+import { CPU_COLUMN, cpuByThread, cpuCell, cpuPerRequest, load, LOAD_GENERATOR, machine, type BenchRequest, type LoadRow, type ThreadCpu } from '../lib/measure.js';
 import { DATA_DIR, writeResult } from '../lib/paths.js';
 import { Rng } from '../lib/random.js';
 import { startBare, startRefrain } from '../lib/servers.js';
@@ -49,22 +49,17 @@ async function prepare(): Promise<{ key: string; ids: Record<'zipf' | 'uniform',
 
 interface Row extends LoadRow {
   name: string;
-  /** Server CPU per request, µs: all threads, the main (HTTP) thread, the others. */
-  cpuUsPerRequest: number;
-  mainUsPerRequest: number;
-  othersUsPerRequest: number;
+  /** Server CPU per request, µs, by kind of thread (measure.ts cpuByThread). */
+  cpu: ThreadCpu & { all: number };
 }
 
 async function measure(name: string, pid: number, url: string, requests?: BenchRequest[]): Promise<Row> {
   await load(url, { seconds: 2, connections, requests }); // warm-up: JIT, page cache
   const cpu0 = cpuByThread(pid);
   const r = await load(url, { seconds, connections, requests });
-  const cpu1 = cpuByThread(pid);
+  const cpu = cpuPerRequest(cpu0, cpuByThread(pid), r.requests);
   if (r.non2xx || r.errors) console.error(`${name}: ${r.non2xx} non-2xx, ${r.errors} without an answer`);
-  const perRequest = (seconds: number) => (seconds / Math.max(r.requests, 1)) * 1e6;
-  const main = perRequest(cpu1.main - cpu0.main);
-  const others = perRequest(cpu1.others - cpu0.others);
-  return { name, ...r, cpuUsPerRequest: main + others, mainUsPerRequest: main, othersUsPerRequest: others };
+  return { name, ...r, cpu };
 }
 
 const { key, ids } = await prepare();
@@ -93,11 +88,11 @@ const base = rows[0];
 const table = [
   `bench/http — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${LOAD_GENERATOR}, ${connections} keep-alive connections, ${seconds} s per row; catalog ${tracks.toLocaleString('en')} tracks`,
   '',
-  '| endpoint | requests/s | vs bare uWS | p50 ms | p90 ms | p99 ms | server CPU µs/request: all / main (HTTP) thread / other threads |',
+  `| endpoint | requests/s | vs bare uWS | p50 ms | p90 ms | p99 ms | ${CPU_COLUMN} |`,
   '|---|---:|---:|---:|---:|---:|---:|',
   ...rows.map((r) =>
     `| ${r.name} | ${Math.round(r.rps).toLocaleString('en')} | ${((r.rps / base.rps) * 100).toFixed(0)}% | ${r.p50ms.toFixed(2)} | ${r.p90ms.toFixed(2)} | ${r.p99ms.toFixed(2)} | ` +
-      `${r.cpuUsPerRequest.toFixed(1)} / ${r.mainUsPerRequest.toFixed(1)} / ${r.othersUsPerRequest.toFixed(1)} |`,
+      `${cpuCell(r.cpu, 1)} |`,
   ),
 ].join('\n');
 console.log(table);

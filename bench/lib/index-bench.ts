@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Catalog } from '../../src/catalog/store.js';
 import { benchArgs } from './args.js';
-import { cpuByThread, load, type BenchRequest, type LoadRow } from './measure.js';
+import { CPU_COLUMN, cpuByThread, cpuCell, cpuPerRequest, load, type BenchRequest, type LoadRow, type ThreadCpu } from './measure.js';
 import { DATA_DIR } from './paths.js';
 import { Rng } from './random.js';
 
@@ -63,9 +63,8 @@ export interface SweepRow extends LoadRow {
   connections: number;
   /** Server CPU per request, all threads, µs. */
   cpuUsPerRequest: number;
-  /** …of which the main (HTTP) thread's, and every other thread's (the index pool's workers, mostly). */
-  mainUsPerRequest: number;
-  othersUsPerRequest: number;
+  /** …by kind of thread (measure.ts cpuByThread). */
+  cpu: ThreadCpu & { all: number };
 }
 
 /** The closed-loop load (measure.ts `load`) at each connection count against one process, with its CPU per request. */
@@ -75,12 +74,9 @@ export async function sweep(url: string, pid: number, requests: BenchRequest[] |
   for (const c of connections) {
     const cpu0 = cpuByThread(pid);
     const r = await load(url, { seconds, connections: c, requests });
-    const cpu1 = cpuByThread(pid);
+    const cpu = cpuPerRequest(cpu0, cpuByThread(pid), r.requests);
     if (r.non2xx || r.errors) console.error(`${url} at ${c} connections: ${r.non2xx} non-2xx, ${r.errors} without an answer`);
-    const perRequest = (seconds: number) => (seconds / Math.max(r.requests, 1)) * 1e6;
-    const main = perRequest(cpu1.main - cpu0.main);
-    const others = perRequest(cpu1.others - cpu0.others);
-    rows.push({ ...r, connections: c, cpuUsPerRequest: main + others, mainUsPerRequest: main, othersUsPerRequest: others });
+    rows.push({ ...r, connections: c, cpuUsPerRequest: cpu.all, cpu });
   }
   return rows;
 }
@@ -98,11 +94,11 @@ export function heldAtTarget(rows: SweepRow[], allowedNon2xx = 0): SweepRow | un
 export function sweepTable(rows: { name: string; row: SweepRow }[], bare: SweepRow[]): string {
   const bareAt = (c: number) => bare.find((b) => b.connections === c);
   return [
-    '| endpoint | connections | requests/s | p50 ms | p99 ms | non-2xx | server CPU µs/request: all / main (HTTP) thread / other threads | bare uWS requests/s | bare CPU µs/request |',
+    `| endpoint | connections | requests/s | p50 ms | p99 ms | non-2xx | ${CPU_COLUMN} | bare uWS requests/s | bare CPU µs/request |`,
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(({ name, row: r }) =>
       `| ${name} | ${r.connections} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50ms.toFixed(2)} | ${r.p99ms.toFixed(2)} | ${r.non2xx} | ` +
-        `${r.cpuUsPerRequest.toFixed(0)} / ${r.mainUsPerRequest.toFixed(0)} / ${r.othersUsPerRequest.toFixed(0)} | ` +
+        `${cpuCell(r.cpu)} | ` +
         `${Math.round(bareAt(r.connections)?.rps ?? 0).toLocaleString('en')} | ${(bareAt(r.connections)?.cpuUsPerRequest ?? 0).toFixed(1)} |`,
     ),
   ].join('\n');

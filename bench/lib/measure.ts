@@ -44,16 +44,22 @@ export async function startProcess(args: string[], ready: RegExp, env: NodeJS.Pr
   return { child, match };
 }
 
+/** CPU seconds (user + system) of a process so far, by kind of thread. */
+export interface ThreadCpu {
+  /** The thread that runs JavaScript's event loop: in Refrain the HTTP front end, whose cost per request caps a node's throughput whatever its cores. */
+  main: number;
+  /** The index pool's workers (threads named `refrain-index`, src/util/thread-name.ts). */
+  index: number;
+  /** Every other thread: libuv's pool, V8's GC and compiler threads, LMDB, builds. */
+  others: number;
+}
+
 /**
- * CPU seconds (user + system) a process has used so far, split by thread (Linux /proc/<pid>/task):
- * `main`, the thread that runs JavaScript's event loop — in Refrain the HTTP front end, the thread
- * whose cost per request caps a node's throughput whatever its cores — and `others`, every other
- * thread (index pool workers, libuv's pool, V8's GC and compiler threads, LMDB). Threads that ended
- * during a measurement take their time with them: compare runs with the same threads alive.
+ * A process's CPU time split by thread (Linux /proc/<pid>/task). Threads that ended during a
+ * measurement take their time with them: compare runs with the same threads alive.
  */
-export function cpuByThread(pid: number): { main: number; others: number } {
-  let main = 0;
-  let others = 0;
+export function cpuByThread(pid: number): ThreadCpu {
+  const cpu: ThreadCpu = { main: 0, index: 0, others: 0 };
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     let stat: string;
     try {
@@ -61,13 +67,28 @@ export function cpuByThread(pid: number): { main: number; others: number } {
     } catch {
       continue; // the thread ended meanwhile
     }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
-    if (Number(tid) === pid) main += seconds;
-    else others += seconds;
+    if (Number(tid) === pid) cpu.main += seconds;
+    else if (name === 'refrain-index') cpu.index += seconds;
+    else cpu.others += seconds;
   }
-  return { main, others };
+  return cpu;
 }
+
+/** CPU per request in µs by kind of thread, between two readings of cpuByThread. */
+export function cpuPerRequest(before: ThreadCpu, after: ThreadCpu, requests: number): ThreadCpu & { all: number } {
+  const per = (k: keyof ThreadCpu) => ((after[k] - before[k]) / Math.max(requests, 1)) * 1e6;
+  const out = { main: per('main'), index: per('index'), others: per('others') };
+  return { ...out, all: out.main + out.index + out.others };
+}
+
+/** A table cell: CPU per request all / main / index pool / others, µs. */
+export const cpuCell = (c: ThreadCpu & { all: number }, digits = 0): string =>
+  `${c.all.toFixed(digits)} / ${c.main.toFixed(digits)} / ${c.index.toFixed(digits)} / ${c.others.toFixed(digits)}`;
+
+export const CPU_COLUMN = 'server CPU µs/request: all / main (HTTP) thread / index pool / other threads';
 
 /** A request the benches send (the API key already in its path). */
 export interface BenchRequest {

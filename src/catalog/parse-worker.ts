@@ -12,6 +12,9 @@ import { Packr } from 'msgpackr';
 import { linesOf, type ReadProgress } from './lines.js';
 import { precompute } from './derive.js';
 import { hashOf, parseLine, type HashedRecord, type ParsedBatch, type ParseRequest } from './parse.js';
+import { nameThisThread } from '../util/thread-name.js';
+
+nameThisThread('refrain-parse');
 
 const MAX_IN_FLIGHT = 3;
 // Records (msgpackr's structure extension) make the main thread's unpacked objects fast-property

@@ -6,6 +6,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Catalog } from '../catalog/store.js';
 import { writeFeed, type BuildRequest } from './build.js';
+import { nameThisThread } from '../util/thread-name.js';
+
+nameThisThread('refrain-feeds');
 
 const { dataDir, request } = workerData as { dataDir: string; request: BuildRequest };
 const catalog = Catalog.open(dataDir);

@@ -6,6 +6,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Catalog } from '../../catalog/store.js';
 import { buildFingerprintPart, type FingerprintPartJob } from './build.js';
+import { nameThisThread } from '../../util/thread-name.js';
+
+nameThisThread('refrain-build');
 
 const job = workerData as FingerprintPartJob;
 const catalog = Catalog.open(job.dataDir);

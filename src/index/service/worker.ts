@@ -12,6 +12,9 @@ import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } 
 import { makeEngines, type Engines } from './engines.js';
 import { kernel, pastDeadline } from '../kernel/kernel.js';
 import { RefrainError, type WireError } from '../../errors.js';
+import { nameThisThread } from '../../util/thread-name.js';
+
+nameThisThread('refrain-index');
 
 const { dataDir } = workerData as PoolWorkerData;
 let catalog: Catalog | undefined;
