@@ -172,7 +172,9 @@ if (args.mode === 'dump' || args.mode === 'check') {
       return out;
     };
   };
+  const captured: unknown[] = [];
   wrap('tracksHoldingWords', (ms, a, out) => {
+    if (process.env.CAPTURE) captured.push(a);
     holdingMs += ms;
     holdingIn += (a[0] as unknown[]).length;
     holdingOut += (out as unknown[]).length;
@@ -196,6 +198,7 @@ if (args.mode === 'dump' || args.mode === 'check') {
     console.log(`${label}: ms ${fmt(sum(rs, 'ms'))}, lyricsOf calls ${fmt(sum(rs, 'lyricsCalls'))} (${fmt(sum(rs, 'lyricsMs'))} ms), ` +
       `holdingWords ${fmt(sum(rs, 'holdingMs'))} ms (${fmt(sum(rs, 'holdingIn'))} in → ${fmt(sum(rs, 'holdingOut'))}), word candidates ${fmt(sum(rs, 'wordsMs'))} ms, rarest ${fmt(sum(rs, 'rarestMs'))} ms`);
   }
+  if (process.env.CAPTURE) fs.writeFileSync(process.env.CAPTURE, JSON.stringify(captured));
   if (args.mode === 'slow') {
     // Again over just the slowest, several times (for --cpu-prof).
     for (let k = 0; k < 20; k++) for (const r of slow) engines.fingerprint.search(r.text, args.size, Infinity);
@@ -204,7 +207,7 @@ if (args.mode === 'dump' || args.mode === 'check') {
   }
 }
 if (args.mode === 'cand') {
-  // Only the candidate stage (the vote), total ms per set, engines interleaved.
+  // Only the candidate stage (the vote), total CPU ms per set, engines interleaved.
   const dists = args.engines.split(',');
   const all = (await Promise.all(dists.map(enginesOf))).map((e) => e.fingerprint as unknown as { candidates(q: string, n: number): unknown });
   const normal = Object.fromEntries(Object.entries(sets).map(([k, qs]) => [k, qs.map((q) => normalizeText(q.text))]));
@@ -212,12 +215,13 @@ if (args.mode === 'cand') {
   for (let round = 0; round < args.rounds; round++) {
     for (const [name, qs] of Object.entries(normal)) {
       all.forEach((e, i) => {
-        const t0 = performance.now();
+        const c0 = process.cpuUsage();
         for (const q of qs) e.candidates(q, 20);
-        ((totals[name] ??= dists.map(() => []))[i]).push(performance.now() - t0);
+        const c = process.cpuUsage(c0);
+        ((totals[name] ??= dists.map(() => []))[i]).push((c.user + c.system) / 1000);
       });
     }
   }
-  for (const [name, t] of Object.entries(totals)) console.log(name, t.map((v, i) => `${dists[i]}: ${v.map((x) => x.toFixed(0)).join(' ')} ms`).join(' | '));
+  for (const [name, t] of Object.entries(totals)) console.log(name, t.map((v, i) => `${dists[i]}: min ${Math.min(...v).toFixed(0)} (${v.map((x) => x.toFixed(0)).join(' ')}) CPU ms`).join(' | '));
 }
 await catalog.close();

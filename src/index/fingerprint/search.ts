@@ -305,7 +305,7 @@ export function refine(first: readonly Candidate[], unread: readonly Uint32Array
     const weight = weightOf(list);
     let lo = 0;
     for (const c of byDoc) {
-      lo = kernel.lowerBound(list, c.doc, lo);
+      lo = kernel.seek(list, c.doc, lo);
       if (lo === list.length) break;
       if (list[lo] === c.doc) c.vote += weight;
     }
