@@ -5,14 +5,18 @@
  *   node dist/bench/fingerprint/short-profile.js --mode profile [--data DIR] [--set line|short|excerpt]
  *   node dist/bench/fingerprint/short-profile.js --mode dump --engines DIST --out FILE
  *   node dist/bench/fingerprint/short-profile.js --mode check --engines DIST --out FILE
- *   node dist/bench/fingerprint/short-profile.js --mode ab --engines DIST_A,DIST_B [--rounds 5]
+ *   node dist/bench/fingerprint/short-profile.js --mode ab --engines DIST_A,DIST_B [--rounds 5] [--sets excerpt,line,short]
  *   node dist/bench/fingerprint/short-profile.js --mode slow [--set line] (only the slowest 2%, for --cpu-prof)
  *   node dist/bench/fingerprint/short-profile.js --mode cand --engines DIST_A,DIST_B (the candidate stage alone)
  *
  * The query sets are bench/fingerprint's (seed 11 tracks, seed 12 offsets: 200-character excerpts,
  * one line of 4–9 words, the excerpts' first 50 characters) and, for dump/check, every query of
  * bench/quality's query set (--quality FILE). `--engines` names a build's dist/ directory, so the
- * code of two commits runs against one loaded index and catalog in one process, interleaved.
+ * code of two commits runs against one loaded index and catalog in one process, interleaved
+ * (--mode ab reports wall-clock and process CPU per query: the median over rounds of each round's
+ * p50/p99/mean, with their spread). `CAPTURE=FILE` saves the arguments of the text index's
+ * tracksHoldingWords calls (--mode profile) for a micro-benchmark. Lyrics are read uncached, as in
+ * bench/fingerprint (a pool worker keeps 4,096 normalised lyrics).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,6 +41,8 @@ const args = benchArgs({
   queries: 2000,
   rounds: 5,
   size: 10,
+  /** The sets --mode ab and cand time. */
+  sets: 'excerpt,line,short',
 });
 
 const EXCERPT = 200;
@@ -57,7 +63,9 @@ const line = withLyrics.flatMap((id) => {
   return lines.length ? [{ id, text: rng.pick(lines) }] : [];
 });
 const short = excerpt.map((q) => ({ id: q.id, text: q.text.slice(0, 50).trimEnd() }));
-const sets: Record<string, { id: number; text: string }[]> = { excerpt, line, short };
+const allSets: Record<string, { id: number; text: string }[]> = { excerpt, line, short };
+/** The sets --mode ab and cand time. */
+const sets = Object.fromEntries(Object.entries(allSets).filter(([name]) => args.sets.split(',').includes(name)));
 
 const index = await loadGenerationAsync(currentGeneration(args.data)!);
 /** Normalised lyrics, uncached, as bench/fingerprint reads them. */
@@ -97,12 +105,19 @@ function stats(times: number[]) {
   return { p50: at(0.5), p99: at(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
 }
 
-function time(engines: Engines, queries: { text: string }[]): number[] {
-  return queries.map((q) => {
+/** Per query: wall-clock ms, and CPU ms of the process (less sensitive to other processes taking the cores). */
+function time(engines: Engines, queries: { text: string }[]): { wall: number[]; cpu: number[] } {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (const q of queries) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     engines.fingerprint.search(q.text, args.size, Infinity);
-    return performance.now() - t0;
-  });
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall, cpu };
 }
 
 const fmt = (n: number) => n.toFixed(2);
@@ -130,7 +145,7 @@ if (args.mode === 'dump' || args.mode === 'check') {
 } else if (args.mode === 'ab') {
   const dists = args.engines.split(',');
   const all = await Promise.all(dists.map(enginesOf));
-  const times: Record<string, Record<string, ReturnType<typeof stats>[]>> = {};
+  const times: Record<string, Record<string, { wall: ReturnType<typeof stats>[]; cpu: ReturnType<typeof stats>[] }>> = {};
   // Warm every engine on every set once.
   for (const e of all) for (const qs of Object.values(sets)) time(e, qs.slice(0, 200));
   for (let round = 0; round < args.rounds; round++) {
@@ -138,25 +153,33 @@ if (args.mode === 'dump' || args.mode === 'check') {
       // Alternate which engine goes first.
       const order = round % 2 === 0 ? all.map((_, i) => i) : all.map((_, i) => all.length - 1 - i);
       for (const i of order) {
-        const s = stats(time(all[i], qs));
-        ((times[name] ??= {})[dists[i]] ??= []).push(s);
-        console.error(`round ${round} ${name} ${dists[i]}: p50 ${fmt(s.p50)} p99 ${fmt(s.p99)} mean ${fmt(s.mean)}`);
+        const t = time(all[i], qs);
+        const w = stats(t.wall);
+        const c = stats(t.cpu);
+        const slot = ((times[name] ??= {})[dists[i]] ??= { wall: [], cpu: [] });
+        slot.wall.push(w);
+        slot.cpu.push(c);
+        console.error(`round ${round} ${name} ${dists[i]}: wall p50 ${fmt(w.p50)} p99 ${fmt(w.p99)} mean ${fmt(w.mean)}; cpu p50 ${fmt(c.p50)} p99 ${fmt(c.p99)} mean ${fmt(c.mean)}`);
       }
     }
   }
-  console.log(`| set | engine | p50 ms (median, min–max of ${args.rounds}) | p99 ms | mean ms |`);
-  console.log('|---|---|---|---|---|');
   const med = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
   const cell = (v: number[]) => `${fmt(med(v))} (${fmt(Math.min(...v))}–${fmt(Math.max(...v))})`;
-  for (const [name, byEngine] of Object.entries(times)) {
-    for (const [dist, runs] of Object.entries(byEngine)) {
-      console.log(`| ${name} (${sets[name].length}) | ${dist} | ${cell(runs.map((r) => r.p50))} | ${cell(runs.map((r) => r.p99))} | ${cell(runs.map((r) => r.mean))} |`);
+  for (const kind of ['wall', 'cpu'] as const) {
+    console.log(`\n${kind === 'wall' ? 'wall-clock' : 'process CPU'} ms per query: median of ${args.rounds} rounds (min–max)\n`);
+    console.log('| set | engine | p50 | p99 | mean |');
+    console.log('|---|---|---|---|---|');
+    for (const [name, byEngine] of Object.entries(times)) {
+      for (const [dist, runs] of Object.entries(byEngine)) {
+        const r = runs[kind];
+        console.log(`| ${name} (${sets[name].length}) | ${dist} | ${cell(r.map((x) => x.p50))} | ${cell(r.map((x) => x.p99))} | ${cell(r.map((x) => x.mean))} |`);
+      }
     }
   }
 } else if (args.mode === 'profile' || args.mode === 'slow') {
   // profile / slow: per query time and what went on inside, on one set.
   const engines = await enginesOf(args.engines);
-  const qs = sets[args.set];
+  const qs = allSets[args.set];
   const text = engines.text as unknown as Record<string, (...a: unknown[]) => unknown>;
   let holdingMs = 0;
   let holdingIn = 0;
@@ -187,7 +210,7 @@ if (args.mode === 'dump' || args.mode === 'check') {
     const t0 = performance.now();
     const hits = engines.fingerprint.search(q.text, args.size, Infinity);
     const ms = performance.now() - t0;
-    return { ms, text: q.text, len: normalizeText(q.text).length, hits: hits.length, top: hits[0]?.covered === normalizeText(q.text).length, lyricsCalls, lyricsMs, holdingMs, holdingIn, holdingOut, wordsMs, rarestMs };
+    return { ms, id: q.id, text: q.text, len: normalizeText(q.text).length, hits: hits.length, top: hits[0]?.covered === normalizeText(q.text).length, lyricsCalls, lyricsMs, holdingMs, holdingIn, holdingOut, wordsMs, rarestMs };
   });
   const s = stats(rows.map((r) => r.ms));
   console.log(`${args.set}: ${rows.length} queries, p50 ${fmt(s.p50)} p99 ${fmt(s.p99)} mean ${fmt(s.mean)} ms`);
@@ -203,7 +226,7 @@ if (args.mode === 'dump' || args.mode === 'check') {
     // Again over just the slowest, several times (for --cpu-prof).
     for (let k = 0; k < 20; k++) for (const r of slow) engines.fingerprint.search(r.text, args.size, Infinity);
   } else {
-    for (const r of slow) console.log(`${fmt(r.ms)} ms len ${r.len} hits ${r.hits} whole ${r.top} lyrics ${r.lyricsCalls}/${fmt(r.lyricsMs)}ms holding ${fmt(r.holdingMs)}ms ${r.holdingIn}→${r.holdingOut} words ${fmt(r.wordsMs)} rarest ${fmt(r.rarestMs)} ${JSON.stringify(r.text)}`);
+    for (const r of slow) console.log(`${fmt(r.ms)} ms len ${r.len} hits ${r.hits} whole ${r.top} lyrics ${r.lyricsCalls}/${fmt(r.lyricsMs)}ms holding ${fmt(r.holdingMs)}ms ${r.holdingIn}→${r.holdingOut} words ${fmt(r.wordsMs)} rarest ${fmt(r.rarestMs)} source ${r.id} ${JSON.stringify(r.text)}`);
   }
 }
 if (args.mode === 'cand') {
