@@ -109,7 +109,7 @@ export class FingerprintSearcher {
     this.common = column(index, 'fp-docs', 'common', 'u32');
     this.docs = this.track.length;
     this.votes = new Uint16Array(this.docs);
-    this.touched = new Uint32Array(Math.max(1, this.docs));
+    this.touched = new Uint32Array(this.docs + 1);
   }
 
   search(text: string, size: number, deadline: number): FingerprintHit[] {
@@ -186,6 +186,10 @@ export class FingerprintSearcher {
     let bestDoc = -1;
     let second = 0;
     let next = 0;
+    // The first list's votes are all its weight, known without reading it: they go on the board
+    // only when a second list is read. A short text's first list is often a stock line's, held by
+    // hundreds of thousands of lyrics, and often the only one read.
+    let pending = false;
     for (; next < lists.length; next++) {
       const list = lists[next];
       const after = read + list.length;
@@ -199,20 +203,44 @@ export class FingerprintSearcher {
       }
       read = after;
       const weight = this.weight(list);
+      if (next === 0) {
+        // What the loop below makes of the first list: every lyric of it gets `weight` (lists are
+        // ascending and hold a lyric once), the first one leads.
+        best = Math.min(0xffff, weight);
+        bestDoc = list[0];
+        second = list.length > 1 ? best : 0;
+        pending = true;
+        continue;
+      }
+      if (pending) {
+        const first = lists[0];
+        const vote = best;
+        for (let i = 0; i < first.length; i++) votes[first[i]] = vote;
+        touched.set(first);
+        nTouched = first.length;
+        pending = false;
+      }
       for (let i = 0; i < list.length; i++) {
         const doc = list[i];
         const v = votes[doc];
-        if (v === 0) touched[nTouched++] = doc;
+        // Branch-free: the slot past the last touched lyric is written every time and kept when
+        // the lyric had no vote.
+        touched[nTouched] = doc;
+        nTouched += (v - 1) >>> 31;
         const sum = Math.min(0xffff, v + weight);
         votes[doc] = sum;
-        if (doc === bestDoc) {
-          best = sum;
-        } else if (sum > best) {
-          second = best;
-          best = sum;
-          bestDoc = doc;
-        } else if (sum > second) {
-          second = sum;
+        // Most lyrics stay at or below the runner-up (the leader's own vote is always above it,
+        // or equal at the 16-bit ceiling where nothing changes).
+        if (sum > second) {
+          if (doc === bestDoc) {
+            best = sum;
+          } else if (sum > best) {
+            second = best;
+            best = sum;
+            bestDoc = doc;
+          } else {
+            second = sum;
+          }
         }
       }
     }
@@ -220,17 +248,30 @@ export class FingerprintSearcher {
     // One pass over the touched lyrics gathers the leaders (as many as refinement may want) and
     // clears their votes for the next query.
     const floor = best * VOTE_FLOOR;
-    const top = kernel.topK(unread.length > 0 ? Math.max(REFINED, count) : count);
+    const leading = unread.length > 0 ? Math.max(REFINED, count) : count;
+    const top = kernel.topK(leading);
     /** The lyrics with the most votes (while they are few enough to verify). */
     let tied: number[] = [];
+    if (pending) {
+      // Only the first list was read: its lyrics tie, and ties go to the lower document.
+      const first = lists[0];
+      for (let i = 0; i < first.length && i <= MAX_TIED; i++) tied.push(first[i]);
+      for (let i = 0; i < first.length && i < leading; i++) top.push(first[i], best);
+    }
+    // Votes are whole numbers: at least the floor is at least its ceiling.
+    const least = Math.ceil(floor);
+    let entry = top.floor;
     for (let i = 0; i < nTouched; i++) {
       const doc = touched[i];
       const vote = votes[doc];
       votes[doc] = 0;
-      if (vote < floor) continue;
+      if (vote < least) continue;
       if (vote === best && tied.length <= MAX_TIED) tied.push(doc);
       // Equal votes go to the lower document, the more popular recording (documents are numbered by popularity).
-      if (vote >= top.floor) top.push(doc, vote);
+      if (vote >= entry) {
+        top.push(doc, vote);
+        entry = top.floor;
+      }
     }
     const leaders = top.entries().map(({ id, score }) => ({ doc: id, vote: score }));
     // A clear leader (an exact excerpt: its rare keys were read) needs no refinement; the wider
@@ -264,7 +305,7 @@ export function refine(first: readonly Candidate[], unread: readonly Uint32Array
     const weight = weightOf(list);
     let lo = 0;
     for (const c of byDoc) {
-      lo = kernel.lowerBound(list, c.doc, lo);
+      lo = kernel.seek(list, c.doc, lo);
       if (lo === list.length) break;
       if (list[lo] === c.doc) c.vote += weight;
     }

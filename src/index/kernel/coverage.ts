@@ -17,6 +17,8 @@ export const MIN_RUN = 2;
 /** Neighbours: diagonals at most this far apart (insertions, deletions), runs this close in the query. */
 const DIAGONAL_SLACK = 8;
 const NEIGHBOUR_GAP = 24;
+/** The filter a lyric's grams are looked up in before the query's hash table (QueryGrams.filter): at least 2^12 entries, about 16 per query gram, at most 2^16. */
+const filterBits = (grams: number): number => Math.min(16, Math.max(12, Math.ceil(Math.log2(Math.max(1, grams) * 16))));
 
 export interface CoverageResult {
   /** Query characters the lyric accounts for. */
@@ -40,6 +42,12 @@ export class QueryGrams {
   private readonly count: number;
   /** 1 where a query gram starts with a character of a script written without spaces. */
   private readonly unspaced: Uint8Array;
+  /**
+   * 1 at the top bits of each query gram's hash (`filterShift` drops the others): most of a
+   * lyric's grams are not the query's, and this one look-up in a small table tells them so.
+   */
+  private readonly filter: Uint8Array;
+  private readonly filterShift: number;
   private stamp = 0;
   private lyricScratch = new Uint32Array(4096);
 
@@ -56,6 +64,9 @@ export class QueryGrams {
     this.stamps = new Uint32Array(size);
     this.positions = new Int32Array(size);
     this.slotOf = new Uint32Array(this.count);
+    const bits = filterBits(this.count);
+    this.filter = new Uint8Array(1 << bits);
+    this.filterShift = 32 - bits;
     this.unspaced = new Uint8Array(this.count);
     for (let i = 0; i < this.count; i++) this.unspaced[i] = unspacedAt(normalized, i) ? 1 : 0;
     for (let i = 0; i < this.count; i++) {
@@ -65,6 +76,7 @@ export class QueryGrams {
       this.used[slot] = 1;
       this.keys[slot] = h;
       this.slotOf[i] = slot;
+      this.filter[h >>> this.filterShift] = 1;
     }
   }
 
@@ -75,9 +87,10 @@ export class QueryGrams {
     const lyricHashes = this.lyricScratch;
     const n = gramHashes(lyric, lyricHashes);
     const stamp = ++this.stamp;
-    const { keys, used, stamps, mask } = this;
+    const { keys, used, stamps, mask, filter, filterShift } = this;
     for (let i = 0; i < n; i++) {
       const h = lyricHashes[i];
+      if (filter[h >>> filterShift] === 0) continue;
       let slot = h & mask;
       while (used[slot]) {
         if (keys[slot] === h) {

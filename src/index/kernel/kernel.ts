@@ -9,7 +9,7 @@
 import { normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { indexKeys } from './grams.js';
 import { QueryGrams } from './coverage.js';
-import { contains, intersect, lowerBound, union, VoteBoard, type Clause } from './posting-ops.js';
+import { contains, intersect, lowerBound, seek, union, VoteBoard, type Clause } from './posting-ops.js';
 import { TopK } from './topk.js';
 
 export interface Kernel {
@@ -29,6 +29,8 @@ export interface Kernel {
   intersect(clauses: Clause[], deadline: number): Clause;
   /** The first position at or after `from` whose value is ≥ `value` (galloping search). */
   lowerBound(list: Uint32Array, value: number, from: number): number;
+  /** lowerBound for a value likely far from `from`: searched from where an even spread of the list's values would put it. */
+  seek(list: Uint32Array, value: number, from: number): number;
   contains(list: Uint32Array, doc: number): boolean;
   /** A board counting votes per document, for `docs` documents. */
   voteBoard(docs: number): VoteBoard;
@@ -46,6 +48,7 @@ export const tsKernel: Kernel = {
   union,
   intersect,
   lowerBound,
+  seek,
   contains,
   voteBoard: (docs) => new VoteBoard(docs),
   topK: (k) => new TopK(k),

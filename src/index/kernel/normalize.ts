@@ -15,7 +15,7 @@ const SEPARATORS = /[^\p{L}\p{N}]+/gu;
 
 /** Normalised form of any text: see the module comment. Idempotent. */
 export function normalizeText(text: string): string {
-  return normalizeLatin(text) ?? normalizeAny(text);
+  return normalizeNarrow(text) ?? normalizeLatin(text) ?? normalizeAny(text);
 }
 
 function normalizeAny(text: string): string {
@@ -42,6 +42,46 @@ const MULTI = -2;
 const LATIN_CODE = Int32Array.from(LATIN, (m) => (m === '' ? DROP : m.length === 1 ? m.charCodeAt(0) : MULTI));
 const UTF16 = new TextDecoder('utf-16le');
 let latinOut = new Uint16Array(4096);
+/** LATIN_CODE where the output stays below U+0100, WIDE where it does not (MULTI only for strings that do). */
+const WIDE = -3;
+const NARROW_CODE = LATIN_CODE.map((code, c) => (code > 0xff || (code === MULTI && [...LATIN[c]].some((m) => m.charCodeAt(0) > 0xff)) ? WIDE : code));
+let narrowOut = Buffer.allocUnsafe(4096);
+
+/**
+ * normalizeLatin for the commonest text, whose normal form is all below U+0100 (English, most
+ * Western European lyrics): written as bytes and made a one-byte string, which is cheaper to build
+ * than the UTF-16 decoder's and to read (verification hashes every character of a lyric). Undefined
+ * when an output character is wider.
+ */
+function normalizeNarrow(text: string): string | undefined {
+  if (narrowOut.length < text.length * 2 + 8) narrowOut = Buffer.allocUnsafe(text.length * 2 + 8);
+  const out = narrowOut;
+  let n = 0;
+  let space = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= LATIN_LIMIT) {
+      if (c === 0x2019 || c === 0x02bc) continue;
+      return undefined;
+    }
+    const code = NARROW_CODE[c];
+    if (code === SPACE) {
+      if (!space) out[n++] = SPACE;
+      space = true;
+    } else if (code >= 0) {
+      out[n++] = code;
+      space = false;
+    } else if (code === MULTI) {
+      const m = LATIN[c];
+      for (let k = 0; k < m.length; k++) out[n++] = m.charCodeAt(k);
+      space = false;
+    } else if (code === WIDE) {
+      return undefined;
+    }
+  }
+  if (n > 0 && out[n - 1] === SPACE) n--;
+  return out.toString('latin1', 0, n);
+}
 
 /** The fast path for text whose characters all fall below U+0250 (and ’); undefined otherwise. */
 function normalizeLatin(text: string): string | undefined {

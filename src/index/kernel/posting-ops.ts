@@ -183,6 +183,49 @@ export function lowerBound(a: Uint32Array, v: number, lo: number): number {
   return lo;
 }
 
+/**
+ * lowerBound for a value likely far from `lo` (ascending values looked up in a long list, far apart):
+ * the first position at or after `lo` whose value is ≥ `value`, searched from where the value would be
+ * if the list's values were evenly spread between list[lo] and its last, galloping out from there.
+ * Posting lists are spread about evenly over the documents, so the guess is close and the search
+ * touches a few cache lines where galloping from `lo` would touch a dozen or more.
+ */
+export function seek(list: Uint32Array, value: number, lo: number): number {
+  const n = list.length;
+  if (lo >= n || list[lo] >= value) return lo;
+  const last = list[n - 1];
+  if (last < value) return n;
+  // list[lo] < value ≤ last: the answer is in (lo, n - 1]. Bracket it as list[low] < value ≤ list[high].
+  const first = list[lo];
+  const guess = Math.min(n - 1, lo + 1 + Math.floor(((value - first) / (last - first + 1)) * (n - 1 - lo)));
+  let low: number;
+  let high: number;
+  let step = 1;
+  if (list[guess] < value) {
+    low = guess;
+    high = guess + 1;
+    while (list[high] < value) {
+      low = high;
+      step *= 2;
+      high = Math.min(n - 1, low + step);
+    }
+  } else {
+    high = guess;
+    low = guess - 1;
+    while (low > lo && list[low] >= value) {
+      high = low;
+      step *= 2;
+      low = Math.max(lo, high - step);
+    }
+  }
+  while (high - low > 1) {
+    const mid = (low + high) >>> 1;
+    if (list[mid] < value) low = mid;
+    else high = mid;
+  }
+  return high;
+}
+
 export function contains(list: Uint32Array, doc: number): boolean {
   const at = lowerBound(list, doc, 0);
   return at < list.length && list[at] === doc;

@@ -102,17 +102,34 @@ export function rarestLyricsWord(ix: TextIndex, text: string): number {
 }
 
 /**
- * Of `tracks`, those whose lyrics hold every one of `words` (normalised words): a membership test per
- * word in its posting list, rarest word first.
+ * Of `tracks`, those whose lyrics hold every one of `words` (normalised words), in the order given: a
+ * membership test per word in its posting list, rarest word first. The tracks are looked up in
+ * ascending order, so each search (the track's ordinal, then its place in each list) starts where the
+ * previous one ended, and from an interpolated guess (kernel.seek) instead of galloping from the start
+ * of a list of up to a million entries.
  */
 export function tracksHoldingWords(ix: TextIndex, tracks: readonly number[], words: readonly string[]): number[] {
   const lists = [...new Set(words)].map((w) => ix.list(ix.trackPostings, FIELD.lyrics, w)).sort((a, b) => a.length - b.length);
   if (lists.some((l) => l.length === 0)) return [];
-  return tracks.filter((track) => {
-    const doc = kernel.lowerBound(ix.track.id, track, 0);
-    if (doc >= ix.track.id.length || ix.track.id[doc] !== track) return false;
-    return lists.every((list) => kernel.contains(list, doc));
-  });
+  const ids = ix.track.id;
+  const ascending = tracks.map((_, i) => i).sort((a, b) => tracks[a] - tracks[b]);
+  const holds = new Uint8Array(tracks.length);
+  /** Per list, a position at or before the next document's (documents come in ascending order). */
+  const from = new Int32Array(lists.length);
+  let at = 0;
+  for (const i of ascending) {
+    at = kernel.seek(ids, tracks[i], at);
+    if (at >= ids.length) break;
+    if (ids[at] !== tracks[i]) continue;
+    let all = 1;
+    for (let k = 0; k < lists.length && all; k++) {
+      const list = lists[k];
+      const p = (from[k] = kernel.seek(list, at, from[k]));
+      if (p >= list.length || list[p] !== at) all = 0;
+    }
+    holds[i] = all;
+  }
+  return tracks.filter((_, i) => holds[i] === 1);
 }
 
 /** One clause per word of `text`: the word in any of `fields`. */
