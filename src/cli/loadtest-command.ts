@@ -2,6 +2,7 @@
  * `refrain loadtest`: the operator's load test of a deployment (docs/loadtest.md). A progress line
  * on stderr while it runs (when stderr is a terminal, or with --progress), the summary at the end
  * (stdout; stderr with --json, which prints the report as JSON on stdout), and the HTML report.
+ * Ctrl-C ends the load early and still reports; a second Ctrl-C leaves at once.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +26,13 @@ export async function runLoadtestCommand(config: CommandConfig<'loadtest'>): Pro
     if (drawn) process.stderr.write('\n');
     drawn = false;
   };
+  // The first Ctrl-C ends the load and reports what was measured; a second one leaves at once.
+  const stop = new AbortController();
+  const onInterrupt = () => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+  };
+  process.on('SIGINT', onInterrupt);
   const report = await runLoadtest(
     {
       target: config.target,
@@ -39,6 +47,7 @@ export async function runLoadtestCommand(config: CommandConfig<'loadtest'>): Pro
       discoverTracks: config.discoverTracks,
       discoverLyrics: config.discoverLyrics,
       seed: config.seed,
+      signal: stop.signal,
     },
     {
       progress,
@@ -47,7 +56,10 @@ export async function runLoadtestCommand(config: CommandConfig<'loadtest'>): Pro
         process.stderr.write(`warning: ${line}\n`);
       },
     },
-  ).finally(endProgress);
+  ).finally(() => {
+    endProgress();
+    process.off('SIGINT', onInterrupt);
+  });
   const summary = summaryText(report);
   if (config.json) {
     process.stderr.write(`${summary}\n`);

@@ -54,12 +54,14 @@ export interface OpenLoopOptions {
   clock?: Clock;
   /** Called about every 100 ms while running (progress, the recorder's intervals). */
   onTick?: (now: number) => void;
+  /** Aborted: stop sending now (Ctrl-C); what was measured is kept. */
+  signal?: AbortSignal;
 }
 
 export function openLoop(client: TargetClient, source: RequestSource, recorder: Recorder, options: OpenLoopOptions): Promise<LoadResult> {
   const clock = options.clock ?? (() => performance.now());
   const start = clock();
-  const end = start + options.durationMs;
+  let end = start + options.durationMs;
   const gap = 1000 / options.rate;
   let i = 0;
   let maxLagMs = 0;
@@ -75,6 +77,7 @@ export function openLoop(client: TargetClient, source: RequestSource, recorder: 
     };
     const loop = () => {
       const now = clock();
+      if (options.signal?.aborted) end = Math.min(end, now);
       for (let due = start + i * gap; due <= now && due < end; due = start + ++i * gap) {
         maxLagMs = Math.max(maxLagMs, now - due);
         fire(due);
@@ -99,6 +102,7 @@ export interface ClosedLoopOptions {
   durationMs: number;
   clock?: Clock;
   onTick?: (now: number) => void;
+  signal?: AbortSignal;
 }
 
 export async function closedLoop(client: TargetClient, source: RequestSource, recorder: Recorder, options: ClosedLoopOptions): Promise<LoadResult> {
@@ -108,7 +112,7 @@ export async function closedLoop(client: TargetClient, source: RequestSource, re
   let sent = 0;
   const ticker = setInterval(() => options.onTick?.(clock()), 100);
   const caller = async () => {
-    while (clock() < end) {
+    while (clock() < end && !options.signal?.aborted) {
       const request = source.next();
       const t0 = clock();
       sent++;

@@ -30,6 +30,8 @@ export interface LoadtestOptions {
   discoverTracks: number;
   discoverLyrics: number;
   seed: number;
+  /** Aborted: end the load now and report what was measured (the CLI's first Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export interface LoadReport {
@@ -142,21 +144,29 @@ export async function runLoadtest(options: LoadtestOptions, hooks: Hooks = {}): 
     let result: LoadResult;
     let ramp: LoadReport['ramp'];
     if (mode === 'closed') {
-      result = await closedLoop(client, source, recorder, { connections, durationMs: options.durationSeconds * 1000, onTick });
+      result = await closedLoop(client, source, recorder, { connections, durationMs: options.durationSeconds * 1000, onTick, signal: options.signal });
     } else if (mode === 'open') {
-      result = await openLoop(client, source, recorder, { rate: ceiling, durationMs: options.durationSeconds * 1000, timeoutMs, maxOutstanding: maxOutstanding(ceiling, options.timeoutSeconds, connections), onTick });
+      result = await openLoop(client, source, recorder, {
+        rate: ceiling,
+        durationMs: options.durationSeconds * 1000,
+        timeoutMs,
+        maxOutstanding: maxOutstanding(ceiling, options.timeoutSeconds, connections),
+        onTick,
+        signal: options.signal,
+      });
     } else {
       const { sloMs, stepSeconds, from } = options.ramp!;
       let maxLagMs = 0;
       let sent = 0;
       const deadline = start + options.durationSeconds * 1000;
-      const search = await rampSearch({ from, max: ceiling, sloMs, mayContinue: () => performance.now() + stepSeconds * 1000 <= deadline }, async (rate) => {
+      const search = await rampSearch({ from, max: ceiling, sloMs, mayContinue: () => !options.signal?.aborted && performance.now() + stepSeconds * 1000 <= deadline }, async (rate) => {
         recorder.resetWindow();
         const r = await openLoop(client, source, recorder, {
           rate,
           durationMs: stepSeconds * 1000,
           timeoutMs,
           maxOutstanding: maxOutstanding(rate, options.timeoutSeconds, connections),
+          signal: options.signal,
           onTick: (now) => {
             onTick(now);
             hooks.progress?.(`ramp ${rate.toLocaleString('en')} req/s: ${recorder.window().requests.toLocaleString('en')} requests, p99 so far ${recorder.window().latency.p99} ms`);
@@ -177,6 +187,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: Hooks = {}): 
     recorder.close(end);
     const used = process.cpuUsage(cpu0);
     const cpuPercent = Math.round(((used.user + used.system) / 1000 / (end - start)) * 100);
+    if (options.signal?.aborted) warn(`stopped by the operator after ${result.seconds.toFixed(1)} s of ${options.durationSeconds} s`);
     if (result.maxLagMs > 50) warn(`the load generator fell behind its schedule by up to ${result.maxLagMs.toFixed(0)} ms: its own delays are in the latencies (it used ${cpuPercent}% of a core); run it from another machine or lower the rate`);
     else if (cpuPercent > 85) warn(`the load generator used ${cpuPercent}% of a core: it may be what limits the throughput`);
 

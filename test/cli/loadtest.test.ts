@@ -3,7 +3,9 @@ import t from 'tap';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateCatalog } from '../../src/generate/index.js';
-import { execCli, runCli } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { BIN, execCli, runCli } from '../helpers/cli.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -20,6 +22,22 @@ t.test('a short run: summary on stderr with --json, the report as JSON on stdout
   t.match(run.err, new RegExp(`report: ${html.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   t.ok(existsSync(html));
   t.match(readFileSync(html, 'utf8'), /<h2>Latency distribution<\/h2>/);
+});
+
+t.test('Ctrl-C ends the run early with its report', async (t) => {
+  const records = [...generateCatalog({ tracks: 200, seed: 9 }).lines].map((line) => JSON.parse(line) as unknown);
+  const api = await startTestServer(t, { records });
+  const child = spawn(process.execPath, [BIN, 'loadtest', '--target', api.url, '--apikey', api.keys.enterprise, '--duration', '60', '--rate', '20', '--mix', 'track.get=1', '--html', ''], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  child.stderr.on('data', (d: Buffer) => (err += d));
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  child.kill('SIGINT');
+  const [code] = (await once(child, 'exit')) as [number];
+  t.equal(code, 0, err);
+  t.match(out, /^refrain loadtest → .* open loop at 20 req\/s/);
+  t.match(out, /warning: stopped by the operator after/);
 });
 
 t.test('refusals: a target elsewhere, no credentials, a bad mix, nothing listening', async (t) => {

@@ -75,6 +75,17 @@ t.test('closed loop and the ramp', async (t) => {
   t.match(summaryText(ramp), /capacity: 80 req\/s of this mix with p99 ≤ 2000 ms \(at least: the search stopped at the --rate ceiling/);
 });
 
+t.test('stopped early (Ctrl-C): the load ends and what was measured is reported', async (t) => {
+  const stop = new AbortController();
+  const warnings: string[] = [];
+  const started = performance.now();
+  setTimeout(() => stop.abort(), 1500);
+  const report = await runLoadtest(options({ durationSeconds: 30, mix: 'track.get=1', signal: stop.signal }), { warn: (w) => warnings.push(w) });
+  t.ok(performance.now() - started < 10_000, 'well before --duration');
+  t.ok(report.overall.requests > 0 && report.overall.requests < 30 * 40, `${report.overall.requests} requests`);
+  t.match(warnings.join('\n'), /stopped by the operator after \d+\.\d s of 30 s/);
+});
+
 t.test('a key whose plan cannot call a method of the mix is refused before the run', async (t) => {
   try {
     await runLoadtest(options({ credentials: { apikey: api.keys.free } }));
