@@ -48,23 +48,20 @@ const NARROW_CODE = LATIN_CODE.map((code, c) => (code > 0xff || (code === MULTI 
 let narrowOut = Buffer.allocUnsafe(4096);
 
 /**
- * normalizeLatin for the commonest text, whose normal form is all below U+0100 (English, most
- * Western European lyrics): written as bytes and made a one-byte string, which is cheaper to build
- * than the UTF-16 decoder's and to read (verification hashes every character of a lyric). Undefined
- * when an output character is wider.
+ * Folds `text` through a table of LATIN codes into `out`: the number of code units written, or -1
+ * when a character lies beyond the table (U+0250 and up, but ’ and ʼ, which are dropped) or its code
+ * is WIDE. The one loop of the two fast paths below.
  */
-function normalizeNarrow(text: string): string | undefined {
-  if (narrowOut.length < text.length * 2 + 8) narrowOut = Buffer.allocUnsafe(text.length * 2 + 8);
-  const out = narrowOut;
+function foldLatin(text: string, codes: Int32Array, out: Uint8Array | Uint16Array): number {
   let n = 0;
   let space = true;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= LATIN_LIMIT) {
       if (c === 0x2019 || c === 0x02bc) continue;
-      return undefined;
+      return -1;
     }
-    const code = NARROW_CODE[c];
+    const code = codes[c];
     if (code === SPACE) {
       if (!space) out[n++] = SPACE;
       space = true;
@@ -76,40 +73,29 @@ function normalizeNarrow(text: string): string | undefined {
       for (let k = 0; k < m.length; k++) out[n++] = m.charCodeAt(k);
       space = false;
     } else if (code === WIDE) {
-      return undefined;
+      return -1;
     }
   }
-  if (n > 0 && out[n - 1] === SPACE) n--;
-  return out.toString('latin1', 0, n);
+  return n > 0 && out[n - 1] === SPACE ? n - 1 : n;
+}
+
+/**
+ * normalizeLatin for the commonest text, whose normal form is all below U+0100 (English, most
+ * Western European lyrics): written as bytes and made a one-byte string, which is cheaper to build
+ * than the UTF-16 decoder's and to read (verification hashes every character of a lyric). Undefined
+ * when an output character is wider.
+ */
+function normalizeNarrow(text: string): string | undefined {
+  if (narrowOut.length < text.length * 2 + 8) narrowOut = Buffer.allocUnsafe(text.length * 2 + 8);
+  const n = foldLatin(text, NARROW_CODE, narrowOut);
+  return n < 0 ? undefined : narrowOut.toString('latin1', 0, n);
 }
 
 /** The fast path for text whose characters all fall below U+0250 (and ’); undefined otherwise. */
 function normalizeLatin(text: string): string | undefined {
   if (latinOut.length < text.length * 2 + 8) latinOut = new Uint16Array(text.length * 2 + 8);
-  const out = latinOut;
-  let n = 0;
-  let space = true;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= LATIN_LIMIT) {
-      if (c === 0x2019 || c === 0x02bc) continue;
-      return undefined;
-    }
-    const code = LATIN_CODE[c];
-    if (code === SPACE) {
-      if (!space) out[n++] = SPACE;
-      space = true;
-    } else if (code >= 0) {
-      out[n++] = code;
-      space = false;
-    } else if (code === MULTI) {
-      const m = LATIN[c];
-      for (let k = 0; k < m.length; k++) out[n++] = m.charCodeAt(k);
-      space = false;
-    }
-  }
-  if (n > 0 && out[n - 1] === SPACE) n--;
-  return UTF16.decode(out.subarray(0, n));
+  const n = foldLatin(text, LATIN_CODE, latinOut);
+  return n < 0 ? undefined : UTF16.decode(latinOut.subarray(0, n));
 }
 
 /** Han, kana and Hangul: scripts written without spaces between words. */
