@@ -3,15 +3,11 @@
  * and the OAuth administration: `clients create|list|revoke`, `users create|list|disable`,
  * `oauth-keys rotate`; the feeds: `feeds build|list|prune` and `sync` (a replica); the review of
  * users' lyrics and feedback: `contributions list|show|approve|reject`; `loadtest` of a running server.
- * Every option comes from the one schema in src/config.ts; `--help` is generated from it.
+ * Every option comes from the one schema in src/config.ts; `--help` is generated from it. A
+ * command's module is loaded when that command runs, so `--version`, `--help` and a small command
+ * do not pay for the server's (uWS, the index pool, OAuth) or the load tester's modules.
  */
 import { COMMANDS, helpText, parseCommand, type CommandName } from '../config.js';
-import { runGenerate, runImport, runIndex, runKeys } from './commands.js';
-import { joinRepeatedFlag, runClients, runOAuthKeys, runUsers } from './oauth-commands.js';
-import { runServe } from './serve.js';
-import { runFeeds, runSync } from './feeds-commands.js';
-import { runContributions } from './contributions-commands.js';
-import { runLoadtestCommand } from './loadtest-command.js';
 import { isError, RefrainError } from '../errors.js';
 import { fileProblem, isFileError } from '../util/file-errors.js';
 import { packageRoot } from '../util/package-root.js';
@@ -61,19 +57,21 @@ export async function main(argv: string[]): Promise<number> {
     switch (command.name) {
       case 'serve': {
         const { config, explicit } = parseCommand('serve', command.rest);
+        const { runServe } = await import('./serve.js');
         return await runServe(config, explicit);
       }
       case 'import': {
         const { config, positionals } = parseCommand('import', command.rest);
-        return await runImport(config, positionals);
+        return await (await import('./commands.js')).runImport(config, positionals);
       }
       case 'generate':
-        return await runGenerate(parseCommand('generate', command.rest).config);
+        return await (await import('./commands.js')).runGenerate(parseCommand('generate', command.rest).config);
       case 'index':
-        return await runIndex(parseCommand('index', command.rest).config);
+        return await (await import('./commands.js')).runIndex(parseCommand('index', command.rest).config);
       case 'clients create':
       case 'clients list':
       case 'clients revoke': {
+        const { joinRepeatedFlag, runClients } = await import('./oauth-commands.js');
         const { config, positionals } = parseCommand(command.name, joinRepeatedFlag(command.rest, 'redirect-uri'));
         return await runClients(command.name.split(' ')[1], config, positionals);
       }
@@ -81,28 +79,30 @@ export async function main(argv: string[]): Promise<number> {
       case 'users list':
       case 'users disable': {
         const { config, positionals } = parseCommand(command.name, command.rest);
-        return await runUsers(command.name.split(' ')[1], config, positionals);
+        return await (await import('./oauth-commands.js')).runUsers(command.name.split(' ')[1], config, positionals);
       }
       case 'feeds build':
       case 'feeds list':
       case 'feeds prune':
-        return await runFeeds(command.name.split(' ')[1], parseCommand(command.name, command.rest).config);
+        return await (await import('./feeds-commands.js')).runFeeds(command.name.split(' ')[1], parseCommand(command.name, command.rest).config);
       case 'sync':
-        return await runSync(parseCommand('sync', command.rest).config);
+        return await (await import('./feeds-commands.js')).runSync(parseCommand('sync', command.rest).config);
       case 'contributions list':
       case 'contributions show':
       case 'contributions approve':
       case 'contributions reject': {
         const { config, positionals } = parseCommand(command.name, command.rest);
-        return await runContributions(command.name.split(' ')[1], config, positionals);
+        return await (await import('./contributions-commands.js')).runContributions(command.name.split(' ')[1], config, positionals);
       }
       case 'oauth-keys rotate':
-        return await runOAuthKeys(parseCommand('oauth-keys rotate', command.rest).config);
-      case 'loadtest':
+        return await (await import('./oauth-commands.js')).runOAuthKeys(parseCommand('oauth-keys rotate', command.rest).config);
+      case 'loadtest': {
+        const { runLoadtestCommand } = await import('./loadtest-command.js');
         return await runLoadtestCommand(parseCommand('loadtest', command.rest).config);
+      }
       default: {
         const { config, positionals } = parseCommand(command.name, command.rest);
-        return await runKeys(command.name.split(' ')[1], config, positionals);
+        return await (await import('./commands.js')).runKeys(command.name.split(' ')[1], config, positionals);
       }
     }
   } catch (e) {
