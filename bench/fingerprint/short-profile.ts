@@ -5,6 +5,7 @@
  *   node dist/bench/fingerprint/short-profile.js --mode profile [--data DIR] [--set line|short|excerpt]
  *   node dist/bench/fingerprint/short-profile.js --mode dump --engines DIST --out FILE
  *   node dist/bench/fingerprint/short-profile.js --mode check --engines DIST --out FILE
+ *   (two dumps compared set by set: bench/fingerprint/answer-diff.ts)
  *   node dist/bench/fingerprint/short-profile.js --mode ab --engines DIST_A,DIST_B [--rounds 5] [--sets excerpt,line,short]
  *   node dist/bench/fingerprint/short-profile.js --mode slow [--set line] (only the slowest 2%, for --cpu-prof)
  *   node dist/bench/fingerprint/short-profile.js --mode cand --engines DIST_A,DIST_B (the candidate stage alone)
@@ -89,13 +90,14 @@ async function enginesOf(dist: string): Promise<Engines> {
 
 const answer = (hits: FingerprintHit[]) => hits.map((h) => [h.track, h.commontrack, h.similarity, h.covered, h.longest, h.tracks]);
 
-function allQueries(): { set: string; text: string }[] {
-  const quality = (JSON.parse(fs.readFileSync(args.quality, 'utf8')) as { queries: { bucket: string; text: string }[] }).queries;
+/** Every query, with the tracks that are its right answers (bench/quality's `relevant`; the source track of the others). */
+function allQueries(): { set: string; text: string; relevant: number[] }[] {
+  const quality = (JSON.parse(fs.readFileSync(args.quality, 'utf8')) as { queries: { bucket: string; text: string; relevant?: number[] }[] }).queries;
   return [
-    ...quality.map((q) => ({ set: `quality:${q.bucket}`, text: q.text })),
-    ...excerpt.map((q) => ({ set: 'excerpt', text: q.text })),
-    ...line.map((q) => ({ set: 'line', text: q.text })),
-    ...short.map((q) => ({ set: 'short', text: q.text })),
+    ...quality.map((q) => ({ set: `quality:${q.bucket}`, text: q.text, relevant: q.relevant ?? [] })),
+    ...excerpt.map((q) => ({ set: 'excerpt', text: q.text, relevant: [q.id] })),
+    ...line.map((q) => ({ set: 'line', text: q.text, relevant: [q.id] })),
+    ...short.map((q) => ({ set: 'short', text: q.text, relevant: [q.id] })),
   ];
 }
 
@@ -125,7 +127,7 @@ const fmt = (n: number) => n.toFixed(2);
 if (args.mode === 'dump' || args.mode === 'check') {
   const engines = await enginesOf(args.engines);
   const queries = allQueries();
-  const results = queries.map((q) => ({ set: q.set, text: q.text, hits: answer(engines.fingerprint.search(q.text, args.size, Infinity)) }));
+  const results = queries.map((q) => ({ set: q.set, text: q.text, relevant: q.relevant, hits: answer(engines.fingerprint.search(q.text, args.size, Infinity)) }));
   if (args.mode === 'dump') {
     fs.writeFileSync(args.out!, JSON.stringify(results));
     console.log(`${results.length} answers written to ${args.out}`);

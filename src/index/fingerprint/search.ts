@@ -138,16 +138,18 @@ export class FingerprintSearcher {
       if (vote < strongVote * STOP_RATIO) break;
       if (verify(this.track[doc], this.common[doc]) >= 50 && strongVote === 0) strongVote = vote;
     }
-    // Every candidate tied with more lyrics than were verified, and none holds the whole query: the
-    // rest of the tie, most popular first, until one does (or the deadline).
+    // Every candidate tied with more lyrics than were verified, and none holds the whole query (as
+    // one passage: a lyric holding its lines in pieces, elsewhere and in another order, is not its
+    // source): the rest of the tie, most popular first, until one does (or the deadline).
     // Only those whose lyrics hold the query's words are read (the first and the last may be cut).
-    if (tied.length > 0 && this.holdingWords && !hits.some((h) => h.covered === query.length)) {
+    const whole = (h: FingerprintHit | undefined) => h !== undefined && h.longest === query.length;
+    if (tied.length > 0 && this.holdingWords && !hits.some(whole)) {
       const words = kernel.wordsOf(query).slice(1, -1);
       const common = new Map<number, number>();
       for (const doc of tied) if (!seen.has(this.common[doc])) common.set(this.track[doc], this.common[doc]);
       for (const track of words.length > 0 ? this.holdingWords([...common.keys()], words) : []) {
         if (Date.now() > deadline) throw pastDeadline();
-        if (verify(track, common.get(track)!) === 100) break;
+        if (verify(track, common.get(track)!) > 0 && whole(hits.at(-1))) break;
       }
     }
     // A line of a few words may make no key at all (one gram in four is sampled): its words find

@@ -1,10 +1,16 @@
 /**
  * Verification of a fingerprint candidate (docs/fingerprint.md): which characters of the query a
  * lyric accounts for. Matching grams are chained into runs that continue in the lyric too (the same
- * diagonal: query position + k ↔ lyric position + k). A run counts when it is long
- * (`STRONG_RUN` grams, 10 characters) or when another run lies on a nearby diagonal close by in the
- * query: a passage with typos is a chain of short runs on one diagonal, while common strings shared
- * by unrelated texts ("of the ") are short runs scattered over the lyric.
+ * diagonal: query position + k ↔ lyric position + k), along the query: each gram where the run
+ * before it continues in the lyric; where a run starts, at the occurrence of its gram from which
+ * the lyric goes on matching the query longest (the first of those), so an exact passage is one run
+ * however often its first words, or a chorus it continues, occur before it in the lyric. A run
+ * counts when it is long (`STRONG_RUN` grams, 10 characters) or when the run next to it lies on a
+ * nearby diagonal close by in the query: a passage with typos is a chain of short runs on one
+ * diagonal, while common strings shared by unrelated texts ("of the ") are short runs scattered
+ * over the lyric. Where some run started elsewhere than at its gram's first occurrence, the runs
+ * from the first occurrences are taken too (a choice for the longest run can cut a chain of short
+ * ones): characters either counts are covered, and the longest passage is the longer of the two.
  */
 import { GRAM, gramHashes, unspacedAt } from './grams.js';
 
@@ -17,6 +23,12 @@ export const MIN_RUN = 2;
 /** Neighbours: diagonals at most this far apart (insertions, deletions), runs this close in the query. */
 const DIAGONAL_SLACK = 8;
 const NEIGHBOUR_GAP = 24;
+/**
+ * Grams compared, per gram of the query and the lyric, in choosing where runs start. A text
+ * repeating a few grams ("na na na") against a lyric repeating them has occurrences in the product
+ * of their lengths; past this many, a run starts at its gram's first occurrence.
+ */
+export const STEPS_PER_GRAM = 4;
 /** The filter a lyric's grams are looked up in before the query's hash table (QueryGrams.filter): at least 2^12 entries, about 16 per query gram, at most 2^16. */
 const filterBits = (grams: number): number => Math.min(16, Math.max(12, Math.ceil(Math.log2(Math.max(1, grams) * 16))));
 
@@ -36,8 +48,9 @@ export class QueryGrams {
   private readonly keys: Uint32Array;
   private readonly used: Uint8Array;
   private readonly stamps: Uint32Array;
-  /** Lyric position of the first occurrence of each query gram (valid where stamped). */
+  /** Lyric position of the first and of the last occurrence of each query gram (valid where stamped). */
   private readonly positions: Int32Array;
+  private readonly lastAt: Int32Array;
   private readonly mask: number;
   private readonly count: number;
   /** 1 where a query gram starts with a character of a script written without spaces. */
@@ -50,6 +63,12 @@ export class QueryGrams {
   private readonly filterShift: number;
   private stamp = 0;
   private lyricScratch = new Uint32Array(4096);
+  /** Per lyric position holding a query gram: its next occurrence (-1: none). */
+  private nextScratch = new Int32Array(4096);
+  /** Characters [start, end) of the counted runs of the last walk(), by start. */
+  private counted: number[] = [];
+  /** Whether the last walk() started a run elsewhere than at its gram's first occurrence. */
+  private changed = false;
 
   constructor(normalized: string) {
     this.length = normalized.length;
@@ -63,6 +82,7 @@ export class QueryGrams {
     this.used = new Uint8Array(size);
     this.stamps = new Uint32Array(size);
     this.positions = new Int32Array(size);
+    this.lastAt = new Int32Array(size);
     this.slotOf = new Uint32Array(this.count);
     const bits = filterBits(this.count);
     this.filter = new Uint8Array(1 << bits);
@@ -83,11 +103,16 @@ export class QueryGrams {
   /** How much of the query the normalised lyric accounts for. */
   coverage(lyric: string): CoverageResult {
     if (this.count === 0) return { covered: 0, longest: 0 };
-    if (this.lyricScratch.length < lyric.length) this.lyricScratch = new Uint32Array(lyric.length * 2);
+    if (this.lyricScratch.length < lyric.length) {
+      this.lyricScratch = new Uint32Array(lyric.length * 2);
+      this.nextScratch = new Int32Array(lyric.length * 2);
+    }
     const lyricHashes = this.lyricScratch;
+    const next = this.nextScratch;
     const n = gramHashes(lyric, lyricHashes);
     const stamp = ++this.stamp;
-    const { keys, used, stamps, mask, filter, filterShift } = this;
+    const { keys, used, stamps, mask, filter, filterShift, positions, lastAt } = this;
+    // Each query gram's occurrences in the lyric, chained in order.
     for (let i = 0; i < n; i++) {
       const h = lyricHashes[i];
       if (filter[h >>> filterShift] === 0) continue;
@@ -96,22 +121,90 @@ export class QueryGrams {
         if (keys[slot] === h) {
           if (stamps[slot] !== stamp) {
             stamps[slot] = stamp;
-            this.positions[slot] = i;
+            positions[slot] = i;
+          } else {
+            next[lastAt[slot]] = i;
           }
+          lastAt[slot] = i;
+          next[i] = -1;
           break;
         }
         slot = (slot + 1) & mask;
       }
     }
+    // Runs along the query from each run's best start; when that is not the gram's first occurrence
+    // somewhere, also from the first occurrences (the runs before this change, which such a choice
+    // may cut short): the characters either counts, the longer of their longest passages.
+    const best = this.walk(lyricHashes, n, stamp, true);
+    if (!this.changed || best.longest === this.length) return best;
+    const bestRuns = this.counted;
+    this.counted = [];
+    const first = this.walk(lyricHashes, n, stamp, false);
+    const runs = this.counted;
+    this.counted = bestRuns;
+    let covered = 0;
+    let coveredEnd = -1;
+    for (let x = 0, y = 0; x < bestRuns.length || y < runs.length; ) {
+      let start: number;
+      let end: number;
+      if (y >= runs.length || (x < bestRuns.length && bestRuns[x] <= runs[y])) {
+        start = bestRuns[x];
+        end = bestRuns[x + 1];
+        x += 2;
+      } else {
+        start = runs[y];
+        end = runs[y + 1];
+        y += 2;
+      }
+      if (start < coveredEnd) {
+        if (end > coveredEnd) covered += end - coveredEnd;
+      } else {
+        covered += end - start;
+      }
+      if (end > coveredEnd) coveredEnd = end;
+    }
+    return { covered, longest: Math.max(best.longest, first.longest) };
+  }
+
+  /**
+   * The runs along the query: each gram where the run before it continues in the lyric, else (a run
+   * starts) at its first occurrence, or when `best` at the occurrence from which the lyric goes on
+   * matching the query longest (the first of those); what the counted ones cover, and their longest
+   * passage.
+   */
+  private walk(lyricHashes: Uint32Array, n: number, stamp: number, best: boolean): CoverageResult {
+    const { stamps, positions, hashes } = this;
+    const next = this.nextScratch;
+    const m = this.count;
+    let steps = best ? STEPS_PER_GRAM * (n + m) : 0;
+    this.changed = false;
     // Runs of grams matched at consecutive lyric positions: [start, end) in query grams, diagonal.
     const runs: number[] = [];
     let runStart = -1;
     let prev = -2;
-    for (let i = 0; i <= this.count; i++) {
-      const slot = i < this.count ? this.slotOf[i] : -1;
-      let at = slot >= 0 && stamps[slot] === stamp ? this.positions[slot] : -2;
-      // Continue the run where the lyric continues it, whichever occurrence was seen first.
-      if (at >= 0 && runStart >= 0 && prev + 1 < n && lyricHashes[prev + 1] === this.hashes[i]) at = prev + 1;
+    for (let i = 0; i <= m; i++) {
+      const slot = i < m ? this.slotOf[i] : -1;
+      let at = slot >= 0 && stamps[slot] === stamp ? positions[slot] : -2;
+      if (at >= 0 && runStart >= 0 && prev + 1 < n && lyricHashes[prev + 1] === hashes[i]) {
+        // Continue the run where the lyric continues it.
+        at = prev + 1;
+      } else if (at >= 0 && steps > 0 && next[at] >= 0) {
+        let longest = 0;
+        for (let j = at; j >= 0; j = next[j]) {
+          // Not longer unless it matches at the end of the longest so far.
+          steps--;
+          if (longest > 0 && (i + longest >= m || j + longest >= n || lyricHashes[j + longest] !== hashes[i + longest])) continue;
+          let k = 1;
+          while (i + k < m && j + k < n && lyricHashes[j + k] === hashes[i + k]) k++;
+          steps -= k;
+          if (k > longest) {
+            longest = k;
+            at = j;
+            if (i + k === m) break;
+          }
+        }
+        if (at !== positions[slot]) this.changed = true;
+      }
       if (runStart >= 0 && (at < 0 || at !== prev + 1)) {
         if (i - runStart >= MIN_RUN) runs.push(runStart, i, prev - (i - 1));
         runStart = -1;
@@ -123,6 +216,8 @@ export class QueryGrams {
     // passage is a stretch of the query whose runs follow one another in the lyric too (diagonals
     // within DIAGONAL_SLACK): pieces of the query found in different places of the lyric, however
     // they abut in the query, are not one passage of it.
+    const counted = this.counted;
+    counted.length = 0;
     let covered = 0;
     let longest = 0;
     let coveredEnd = -1;
@@ -134,6 +229,7 @@ export class QueryGrams {
       const start = runs[r];
       const end = runs[r + 1] - 1 + GRAM;
       const diagonal = runs[r + 2];
+      counted.push(start, end);
       if (start < coveredEnd) {
         if (end > coveredEnd) covered += end - coveredEnd;
       } else {
