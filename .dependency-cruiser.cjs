@@ -15,7 +15,7 @@ module.exports = {
     layer('auth-below-the-api', 'keys, usage and hits (auth/) and the OAuth server (oauth/) never import the API, the CLI or the composition root', '^src/(auth|oauth)/', '^src/(api|cli|app\\.ts)'),
     layer('api-below-the-root', 'the API never imports the CLI or the composition root', '^src/api/', '^src/(cli|app\\.ts)'),
     layer('one-way-into-the-kernel', 'the index kernel is reached through its interface (index/kernel/kernel.ts) only, so another implementation can replace it', '^src/(?!index/kernel/)', '^src/index/kernel/(?!kernel\\.ts$)'),
-    layer('loadtest-is-a-client', 'loadtest/ talks to a server over HTTP only: it knows nothing of the server\'s code', '^src/loadtest/', '^src/(?!loadtest/|util/|errors\\.ts|generate/prng\\.ts)'),
+    layer('loadtest-is-a-client', 'loadtest/ talks to a server over HTTP only: it knows nothing of the server\'s code', '^src/loadtest/', '^src/(?!loadtest/|util/|errors\\.ts|generate/(prng|distributions)\\.ts)'),
     layer('cli-is-the-top', 'only the CLI runs commands: nothing imports it', '^src/(?!cli/)', '^src/cli/'),
   ],
   options: {

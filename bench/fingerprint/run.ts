@@ -18,14 +18,12 @@ import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/
 import { makeEngines } from '../../src/index/service/engines.js';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
 import { benchKey } from '../lib/catalog.js';
-import { benchOptions, heldAtTarget, latency, sampleTracks, sweep, sweepTable } from '../lib/index-bench.js';
+import { benchOptions, EXCERPT, fingerprintQuerySets, heldAtTarget, latency, sweep, sweepTable } from '../lib/index-bench.js';
 import { LOAD_GENERATOR, machine, type BenchRequest } from '../lib/measure.js';
 import { ROOT, writeResult } from '../lib/paths.js';
-import { Rng } from '../lib/random.js';
 import { startBare, startRefrain } from '../lib/servers.js';
 
 const { data, build: rebuild, queries: queryCount, seconds, connections } = benchOptions();
-const EXCERPT = 200;
 
 let build: { seconds: number; peakRssMiB: number } | undefined;
 if (rebuild || !currentGeneration(data)) {
@@ -38,23 +36,7 @@ if (rebuild || !currentGeneration(data)) {
 const manifest = readManifest(currentGeneration(data)!);
 
 const catalog = Catalog.open(data);
-const withLyrics = sampleTracks(catalog, queryCount, 11, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
-const rng = new Rng(12);
-const queries = withLyrics.map((id) => {
-  const body = catalog.getContent('lyrics', id)!.lyrics_body;
-  let start = rng.int(0, body.length - EXCERPT - 1);
-  while (start > 0 && body[start - 1] !== ' ' && body[start - 1] !== '\n') start--;
-  return { id, text: body.slice(start, start + EXCERPT) };
-});
-/** One lyric line of 4–9 words from each sampled lyric that has one (the `line` bucket of bench/quality), and 50-character excerpts. */
-const lineQueries = withLyrics.flatMap((id) => {
-  const lines = catalog.getContent('lyrics', id)!.lyrics_body.split('\n').map((l) => l.trim()).filter((l) => {
-    const words = l.split(/\s+/).length;
-    return words >= 4 && words <= 9;
-  });
-  return lines.length ? [{ id, text: rng.pick(lines) }] : [];
-});
-const shortQueries = queries.map((q) => ({ id: q.id, text: q.text.slice(0, 50).trimEnd() }));
+const { excerpt: queries, line: lineQueries, short: shortQueries } = fingerprintQuerySets(catalog, queryCount);
 let tracksWithLyrics = 0;
 for (const { value } of catalog.tracks.getRange(everyId())) if (value.has_lyrics) tracksWithLyrics++;
 const key = benchKey(catalog, 'bench/fingerprint');

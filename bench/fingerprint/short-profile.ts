@@ -28,9 +28,8 @@ import type { Engines } from '../../src/index/service/engines.js';
 import type { FingerprintHit } from '../../src/index/fingerprint/search.js';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
 import { benchArgs } from '../lib/args.js';
-import { sampleTracks } from '../lib/index-bench.js';
+import { fingerprintQuerySets } from '../lib/index-bench.js';
 import { ROOT } from '../lib/paths.js';
-import { Rng } from '../lib/random.js';
 
 const args = benchArgs({
   data: path.join(ROOT, 'bench/.data/quality-1000000/refrain'),
@@ -46,24 +45,8 @@ const args = benchArgs({
   sets: 'excerpt,line,short',
 });
 
-const EXCERPT = 200;
 const catalog = Catalog.open(args.data);
-const withLyrics = sampleTracks(catalog, args.queries, 11, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
-const rng = new Rng(12);
-const excerpt = withLyrics.map((id) => {
-  const body = catalog.getContent('lyrics', id)!.lyrics_body;
-  let start = rng.int(0, body.length - EXCERPT - 1);
-  while (start > 0 && body[start - 1] !== ' ' && body[start - 1] !== '\n') start--;
-  return { id, text: body.slice(start, start + EXCERPT) };
-});
-const line = withLyrics.flatMap((id) => {
-  const lines = catalog.getContent('lyrics', id)!.lyrics_body.split('\n').map((l) => l.trim()).filter((l) => {
-    const words = l.split(/\s+/).length;
-    return words >= 4 && words <= 9;
-  });
-  return lines.length ? [{ id, text: rng.pick(lines) }] : [];
-});
-const short = excerpt.map((q) => ({ id: q.id, text: q.text.slice(0, 50).trimEnd() }));
+const { excerpt, line, short } = fingerprintQuerySets(catalog, args.queries);
 const allSets: Record<string, { id: number; text: string }[]> = { excerpt, line, short };
 /** The sets --mode ab and cand time. */
 const sets = Object.fromEntries(Object.entries(allSets).filter(([name]) => args.sets.split(',').includes(name)));

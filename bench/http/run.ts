@@ -16,6 +16,7 @@
  */
 import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
+import { zipfRank } from '../../src/generate/distributions.js';
 import { benchArgs } from '../lib/args.js';
 import { benchKey, makeCatalogIfMissing } from '../lib/catalog.js';
 import { CPU_COLUMN, cpuByThread, cpuCell, cpuPerRequest, load, LOAD_GENERATOR, machine, type BenchRequest, type LoadRow, type ThreadCpu } from '../lib/measure.js';
@@ -27,11 +28,6 @@ const { tracks, data: dataOption, seconds, connections } = benchArgs({ tracks: 1
 const data = dataOption ?? path.join(DATA_DIR, `catalog-${tracks}`);
 
 const REQUESTS = 20_000;
-
-/** A rank in [0, n) with P(rank) ∝ 1/(rank+1): inverse of the continuous approximation of the harmonic CDF. */
-function zipfRank(u: number, n: number): number {
-  return Math.min(n - 1, Math.floor(Math.exp(u * Math.log(n + 1)) - 1));
-}
 
 async function prepare(): Promise<{ key: string; ids: Record<'zipf' | 'uniform', number[]> }> {
   await makeCatalogIfMissing(data, { tracks, seed: 7, file: path.join(data, 'catalog.jsonl.gz') });

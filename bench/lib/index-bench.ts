@@ -27,6 +27,42 @@ export function sampleTracks(catalog: Catalog, count: number, seed: number, keep
   return out;
 }
 
+/** A fingerprint query: a text and the track it was taken from. */
+export interface TextQuery {
+  id: number;
+  text: string;
+}
+
+/** Length of bench/fingerprint's exact excerpts. */
+export const EXCERPT = 200;
+
+/**
+ * bench/fingerprint's query sets, seeded (tracks: seed 11, texts: seed 12), so every script that
+ * measures the fingerprint (run.ts, short-profile.ts) times the same texts: `excerpt`, exact
+ * 200-character excerpts from a word start of `count` random lyrics; `line`, one lyric line of 4–9
+ * words from each that has one (the `line` bucket of bench/quality); `short`, each excerpt's first 50
+ * characters.
+ */
+export function fingerprintQuerySets(catalog: Catalog, count: number): { excerpt: TextQuery[]; line: TextQuery[]; short: TextQuery[] } {
+  const withLyrics = sampleTracks(catalog, count, 11, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
+  const rng = new Rng(12);
+  const excerpt = withLyrics.map((id) => {
+    const body = catalog.getContent('lyrics', id)!.lyrics_body;
+    let start = rng.int(0, body.length - EXCERPT - 1);
+    while (start > 0 && body[start - 1] !== ' ' && body[start - 1] !== '\n') start--;
+    return { id, text: body.slice(start, start + EXCERPT) };
+  });
+  const line = withLyrics.flatMap((id) => {
+    const lines = catalog.getContent('lyrics', id)!.lyrics_body.split('\n').map((l) => l.trim()).filter((l) => {
+      const words = l.split(/\s+/).length;
+      return words >= 4 && words <= 9;
+    });
+    return lines.length ? [{ id, text: rng.pick(lines) }] : [];
+  });
+  const short = excerpt.map((q) => ({ id: q.id, text: q.text.slice(0, 50).trimEnd() }));
+  return { excerpt, line, short };
+}
+
 /** Command-line options of the index benches (`--build` is bench/fingerprint's). */
 export function benchOptions() {
   return benchArgs({

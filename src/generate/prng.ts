@@ -66,3 +66,13 @@ export class Rng {
     return items[Math.floor(this.float() * items.length)];
   }
 }
+
+/** A copy of `items` in a random order (Fisher–Yates). */
+export function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
+  const out = items.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}

@@ -108,18 +108,10 @@ export class TargetClient {
     );
   }
 
-  /** A GET answered as parsed JSON, for discovery (the key added). */
-  getJson(path: string): Promise<{ outcome: Outcome; json: unknown }> {
+  /** A GET and its answer's envelope, for discovery (the key added). */
+  getEnvelope(path: string): Promise<{ outcome: Outcome; envelope: ReturnType<typeof envelopeOf> }> {
     return new Promise((resolve) => {
-      this.send({ method: 'discovery', verb: 'GET', path: this.withKey(path) }, true, (outcome) => {
-        let json: unknown;
-        try {
-          json = outcome.body ? JSON.parse(outcome.body.toString('utf8')) : undefined;
-        } catch {
-          json = undefined;
-        }
-        resolve({ outcome, json });
-      });
+      this.send({ method: 'discovery', verb: 'GET', path: this.withKey(path) }, true, (outcome) => resolve({ outcome, envelope: envelopeOf(outcome.body) }));
     });
   }
 
@@ -134,14 +126,19 @@ export class TargetClient {
   }
 }
 
+/** The envelope of an API answer (`message.header` and `message.body`), or undefined when the body is not one. */
+export function envelopeOf(body: Buffer | undefined): { header?: { status_code?: number; hint?: string }; body?: unknown } | undefined {
+  try {
+    return (JSON.parse(body?.toString('utf8') ?? '') as { message?: { header?: { status_code?: number; hint?: string }; body?: unknown } })?.message;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The envelope's `message.header.status_code`, or 0. */
 function envelopeStatus(body: Buffer): number {
-  try {
-    const status = (JSON.parse(body.toString('utf8')) as { message?: { header?: { status_code?: unknown } } })?.message?.header?.status_code;
-    return typeof status === 'number' ? status : 0;
-  } catch {
-    return 0;
-  }
+  const status = envelopeOf(body)?.header?.status_code;
+  return typeof status === 'number' ? status : 0;
 }
 
 function errorName(err: Error & { code?: string }): string {

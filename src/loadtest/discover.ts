@@ -28,10 +28,6 @@ export interface CatalogSample {
   quotaRemaining?: number;
 }
 
-interface Envelope<B> {
-  message?: { header?: { status_code?: number; hint?: string }; body?: B };
-}
-
 interface TrackJson {
   track_id: number;
   commontrack_id: number;
@@ -54,13 +50,12 @@ function refusal(what: string, status: number, hint: string | undefined): Refrai
 }
 
 async function call<B>(client: TargetClient, path: string, state: { requests: number; quota?: number }): Promise<{ status: number; body?: B; hint?: string }> {
-  const { outcome, json } = await client.getJson(path);
+  const { outcome, envelope } = await client.getEnvelope(path);
   state.requests++;
   if (outcome.quotaRemaining !== undefined) state.quota = outcome.quotaRemaining;
   if (outcome.error) throw new RefrainError('unavailable', `GET ${path.split('?')[0]}: ${outcome.error === 'timeout' ? 'no answer in time' : outcome.error} — is the target up?`);
-  const header = (json as Envelope<B> | undefined)?.message?.header;
-  const status = outcome.envelope || header?.status_code || outcome.http;
-  return { status, body: (json as Envelope<B>)?.message?.body, hint: header?.hint };
+  const status = outcome.envelope || envelope?.header?.status_code || outcome.http;
+  return { status, body: envelope?.body as B | undefined, hint: envelope?.header?.hint };
 }
 
 const sampleTrack = (t: TrackJson): SampleTrack => ({

@@ -6,15 +6,14 @@
  */
 import hdr from 'hdr-histogram-js';
 import type { LoadReport } from './run.js';
-import { capacityLine, describeRun } from './report.js';
+import { escapeXml as esc } from '../util/xml.js';
+import { capacityLine, counts, describeRun, n } from './report.js';
 
 const W = 760;
 const H = 250;
 const M = { left: 58, right: 16, top: 14, bottom: 38 };
 const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#db2777', '#0891b2', '#4b5563'];
 
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-const n = (x: number) => x.toLocaleString('en');
 
 interface Series {
   name: string;
@@ -71,18 +70,18 @@ ${lines.join('\n')}${legend.join('')}</svg></figure>`;
 function bins(encoded: string): { from: number; to: number; count: number }[] {
   const h = hdr.decodeFromCompressedBase64(encoded, 32, false) as unknown as { recordedValuesIterator: { reset(): void; hasNext(): boolean; next(): { valueIteratedTo: number; countAtValueIteratedTo: number } } };
   const perDecade = 8;
-  const counts = new Map<number, number>();
+  const byBin = new Map<number, number>();
   const it = h.recordedValuesIterator;
   it.reset();
   while (it.hasNext()) {
     const v = it.next();
     const b = Math.floor(Math.log10(Math.max(v.valueIteratedTo, 1) / 1000) * perDecade);
-    counts.set(b, (counts.get(b) ?? 0) + v.countAtValueIteratedTo);
+    byBin.set(b, (byBin.get(b) ?? 0) + v.countAtValueIteratedTo);
   }
-  if (counts.size === 0) return [];
-  const keys = [...counts.keys()];
+  if (byBin.size === 0) return [];
+  const keys = [...byBin.keys()];
   const out = [];
-  for (let b = Math.min(...keys); b <= Math.max(...keys); b++) out.push({ from: 10 ** (b / perDecade), to: 10 ** ((b + 1) / perDecade), count: counts.get(b) ?? 0 });
+  for (let b = Math.min(...keys); b <= Math.max(...keys); b++) out.push({ from: 10 ** (b / perDecade), to: 10 ** ((b + 1) / perDecade), count: byBin.get(b) ?? 0 });
   return out;
 }
 
@@ -113,7 +112,6 @@ const table = (head: string[], rows: (string | number)[][]) =>
 /** Numbers right-aligned, words left. */
 const cell = (c: string | number) => (typeof c === 'number' ? `<td>${n(c)}</td>` : /^[\d.,%-]*$/.test(c) ? `<td>${esc(c)}</td>` : `<td class="t">${esc(c)}</td>`);
 
-const counts = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k}×${n(v)}`).join(' ') || '—';
 
 export function htmlReport(r: LoadReport): string {
   const methods = r.methods.map((m) => m.method);

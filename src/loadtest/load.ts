@@ -11,7 +11,7 @@
  * Closed loop (`--connections N`): N callers each send a request, wait for its answer and send the
  * next; latency from the actual send. This finds peak throughput, and hides stalls by design.
  */
-import type { Outcome, LoadRequest, TargetClient } from './client.js';
+import { envelopeOf, type Outcome, type LoadRequest, type TargetClient } from './client.js';
 import type { Recorder } from './recorder.js';
 
 /** Where a run's requests come from: the next one of the mix, its path carrying the key. */
@@ -37,12 +37,8 @@ export function recordOutcome(recorder: Recorder, request: LoadRequest, latencyM
 
 /** Rank of the source among a fingerprint answer's tracks (same track or same recording), -1 absent. */
 export function sourceRank(body: Buffer, source: NonNullable<LoadRequest['source']>): number {
-  try {
-    const list = (JSON.parse(body.toString('utf8')) as { message: { body: { track_list: { track: { track_id: number; commontrack_id: number } }[] } } }).message.body.track_list;
-    return list.findIndex(({ track }) => track.track_id === source.trackId || track.commontrack_id === source.commontrackId);
-  } catch {
-    return -1;
-  }
+  const list = (envelopeOf(body)?.body as { track_list?: { track: { track_id: number; commontrack_id: number } }[] } | undefined)?.track_list;
+  return list?.findIndex(({ track }) => track.track_id === source.trackId || track.commontrack_id === source.commontrackId) ?? -1;
 }
 
 export interface OpenLoopOptions {

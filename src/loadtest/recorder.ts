@@ -92,7 +92,6 @@ export function percentilesOf(h: Histogram): Percentiles {
 
 export class Recorder {
   private readonly stats = new Map<string, MethodStats>();
-  private readonly all = newHistogram();
   private readonly allNow = newHistogram();
   private failedNow = 0;
   /** Since `resetWindow`: what a ramp step judges. */
@@ -115,7 +114,6 @@ export class Recorder {
     const us = Math.max(1, Math.round(latencyMs * 1000));
     s.total.recordValue(us);
     s.current.recordValue(us);
-    this.all.recordValue(us);
     this.allNow.recordValue(us);
     this.windowAll.recordValue(us);
     if (outcome.error === 'timeout') s.timeouts++;
@@ -160,13 +158,15 @@ export class Recorder {
 
   /** Requests recorded so far, failed ones among them. */
   counts(): { requests: number; failed: number; timeouts: number } {
+    let requests = 0;
     let failed = 0;
     let timeouts = 0;
     for (const s of this.stats.values()) {
+      requests += s.total.totalCount;
       failed += s.failed;
       timeouts += s.timeouts;
     }
-    return { requests: this.all.totalCount, failed, timeouts };
+    return { requests, failed, timeouts };
   }
 
   /** Start a new window (a ramp step). */
@@ -179,8 +179,11 @@ export class Recorder {
     return { requests: this.windowAll.totalCount, failed: this.windowFailed, latency: percentilesOf(this.windowAll) };
   }
 
+  /** Every method's latencies together: their histograms added up. */
   overall(): Percentiles {
-    return percentilesOf(this.all);
+    const all = newHistogram();
+    for (const s of this.stats.values()) all.add(s.total);
+    return percentilesOf(all);
   }
 
   summary(): MethodSummary[] {
@@ -198,11 +201,6 @@ export class Recorder {
       ...(s.checks.size ? { checks: Object.fromEntries(s.checks) } : {}),
       histogram: hdr.encodeIntoCompressedBase64(s.total),
     }));
-  }
-
-  /** The latency histogram of a method (for the report's distribution plot). */
-  histogramOf(method: string): Histogram | undefined {
-    return this.stats.get(method)?.total;
   }
 
   private statsOf(method: string): MethodStats {

@@ -2,9 +2,10 @@
 import type { LoadReport } from './run.js';
 import type { MethodSummary, Percentiles } from './recorder.js';
 
-const n = (x: number) => x.toLocaleString('en');
+export const n = (x: number) => x.toLocaleString('en');
 const pct = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)}%` : '—');
-const counts = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k}×${n(v)}`).join(' ') || '—';
+/** Status counts as `200×804 503×1`. */
+export const counts = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k}×${n(v)}`).join(' ') || '—';
 
 export function describeRun(r: LoadReport): string {
   const how = r.mode === 'closed'

@@ -6,7 +6,7 @@
 import { Rng } from '../generate/prng.js';
 import { packageRoot } from '../util/package-root.js';
 import { RefrainError } from '../errors.js';
-import { TargetClient, type Credentials, type LoadRequest, type Outcome } from './client.js';
+import { envelopeOf, TargetClient, type Credentials, type LoadRequest, type Outcome } from './client.js';
 import { discover } from './discover.js';
 import { closedLoop, openLoop, type LoadResult, type RequestSource } from './load.js';
 import { LOAD_METHODS, mixText, parseMix, type LoadMethod, type MixEntry } from './mix.js';
@@ -70,14 +70,6 @@ function probe(client: TargetClient, request: LoadRequest): Promise<Outcome> {
   return new Promise((resolve) => client.send(request, true, resolve));
 }
 
-function hintOf(outcome: Outcome): string | undefined {
-  try {
-    return (JSON.parse(outcome.body?.toString('utf8') ?? '') as { message?: { header?: { hint?: string } } }).message?.header?.hint;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Refuse the run when the credentials may not call a method of the mix (the run would be all errors). */
 async function probeMix(client: TargetClient, requests: Map<LoadMethod, LoadRequest[]>): Promise<number | undefined> {
   let quota: number | undefined;
@@ -86,7 +78,7 @@ async function probeMix(client: TargetClient, requests: Map<LoadMethod, LoadRequ
     if (outcome.quotaRemaining !== undefined) quota = outcome.quotaRemaining;
     if (outcome.error) throw new RefrainError('unavailable', `${LOAD_METHODS[method]}: ${outcome.error}`);
     if ([401, 402, 403].includes(outcome.envelope)) {
-      const hint = hintOf(outcome);
+      const hint = envelopeOf(outcome.body)?.header?.hint;
       throw new RefrainError('forbidden', `the target refuses ${LOAD_METHODS[method]} to these credentials (${outcome.envelope}${hint ? `: ${hint}` : ''}); take it out of --mix or use a key whose plan allows it`);
     }
   }
@@ -133,12 +125,13 @@ export async function runLoadtest(options: LoadtestOptions, hooks: Hooks = {}): 
     const cpu0 = process.cpuUsage();
     const start = performance.now();
     const recorder = new Recorder(methods, start, Math.max(1000, Math.ceil(options.durationSeconds / 600) * 1000));
-    const onTick = (now: number) => {
+    /** Every ~100 ms: the recorder's intervals, and the progress line (`step` says which ramp step runs). */
+    const onTick = (now: number, step = '') => {
       recorder.tick(now);
       const p = recorder.latest();
       const c = recorder.counts();
       const status = p ? `${p.perSecond.toLocaleString('en')} req/s, p99 ${p.p99.toFixed(1)} ms` : 'starting';
-      hooks.progress?.(`${((now - start) / 1000).toFixed(0)}/${options.durationSeconds} s  ${status}  requests ${c.requests.toLocaleString('en')}  failed ${c.failed}  timeouts ${c.timeouts}  in flight ${client.outstanding}`);
+      hooks.progress?.(`${step}${((now - start) / 1000).toFixed(0)}/${options.durationSeconds} s  ${status}  requests ${c.requests.toLocaleString('en')}  failed ${c.failed}  timeouts ${c.timeouts}  in flight ${client.outstanding}`);
     };
 
     let result: LoadResult;
@@ -167,10 +160,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: Hooks = {}): 
           timeoutMs,
           maxOutstanding: maxOutstanding(rate, options.timeoutSeconds, connections),
           signal: options.signal,
-          onTick: (now) => {
-            onTick(now);
-            hooks.progress?.(`ramp ${rate.toLocaleString('en')} req/s: ${recorder.window().requests.toLocaleString('en')} requests, p99 so far ${recorder.window().latency.p99} ms`);
-          },
+          onTick: (now) => onTick(now, `ramp ${rate.toLocaleString('en')} req/s, step p99 so far ${recorder.window().latency.p99.toFixed(1)} ms · `),
         });
         maxLagMs = Math.max(maxLagMs, r.maxLagMs);
         sent += r.sent;

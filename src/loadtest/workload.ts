@@ -18,7 +18,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
-import type { Rng } from '../generate/prng.js';
+import { zipfRank } from '../generate/distributions.js';
+import { shuffled, type Rng } from '../generate/prng.js';
 import { packageRoot } from '../util/package-root.js';
 import type { LoadRequest } from './client.js';
 import type { CatalogSample, SampleTrack } from './discover.js';
@@ -54,18 +55,8 @@ export function docsProse(): string[] {
   return out;
 }
 
-/** The rank-r item with P ∝ 1/(r+1) (inverse of the continuous harmonic CDF). */
-function zipf<T>(rng: Rng, items: readonly T[]): T {
-  return items[Math.min(items.length - 1, Math.floor(Math.exp(rng.float() * Math.log(items.length + 1)) - 1))];
-}
-
-function shuffle<T>(rng: Rng, items: T[]): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = rng.int(0, i);
-    [items[i], items[j]] = [items[j], items[i]];
-  }
-  return items;
-}
+/** The rank-r item with P ∝ 1/(r+1). */
+const zipf = <T>(rng: Rng, items: readonly T[]): T => items[zipfRank(rng.float(), items.length)];
 
 const get = (method: LoadMethod, params: Record<string, string | number>): LoadRequest => ({
   method,
@@ -161,7 +152,7 @@ export function makeRequests(rng: Rng, sample: CatalogSample, mix: readonly MixE
         requests = Array.from({ length: 5 }, (_, i) => get(method, { chart_name: 'top', page: i + 1, page_size: 10 }));
         break;
     }
-    out.set(method, shuffle(rng, requests));
+    out.set(method, shuffled(rng, requests));
   }
   return out;
 }
