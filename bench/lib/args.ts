@@ -22,7 +22,18 @@ export function benchArgs<T extends Record<string, Default>>(defaults: T): Parse
   for (const [name, d] of Object.entries(defaults)) {
     options[name] = typeof d === 'boolean' ? { type: 'boolean', default: d } : d === undefined ? { type: 'string' } : { type: 'string', default: String(d) };
   }
-  const { values } = parseArgs({ options });
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(usage(defaults));
+    process.exit(0);
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ options }));
+  } catch (e) {
+    // A mistyped option: one line naming it, the options, and the usage exit status.
+    console.error(`${(e as Error).message.split('\n')[0]}\n${usage(defaults)}`);
+    process.exit(2);
+  }
   const parsed: Record<string, unknown> = {};
   for (const [name, d] of Object.entries(defaults)) {
     const value = values[name];
@@ -33,8 +44,17 @@ export function benchArgs<T extends Record<string, Default>>(defaults: T): Parse
   return parsed as Parsed<T>;
 }
 
+/** The options with their defaults, one per line. */
+function usage(defaults: Record<string, Default>): string {
+  const lines = Object.entries(defaults).map(([name, d]) => `  --${name}${typeof d === 'boolean' ? '' : ` ${d === undefined ? '(none)' : String(d)}`}`);
+  return `options (defaults shown; see the script's header comment):\n${lines.join('\n')}`;
+}
+
 function number(name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
+  if (!Number.isFinite(n)) {
+    console.error(`--${name} must be a number (got ${JSON.stringify(text)})`);
+    process.exit(2);
+  }
   return n;
 }
