@@ -37,15 +37,15 @@ export interface TextQuery {
 export const EXCERPT = 200;
 
 /**
- * bench/fingerprint's query sets, seeded (tracks: seed 11, texts: seed 12), so every script that
+ * bench/fingerprint's query sets, seeded (tracks: `seed`, 11 by default, texts: `seed` + 1), so every script that
  * measures the fingerprint (run.ts, short-profile.ts) times the same texts: `excerpt`, exact
  * 200-character excerpts from a word start of `count` random lyrics; `line`, one lyric line of 4–9
  * words from each that has one (the `line` bucket of bench/quality); `short`, each excerpt's first 50
  * characters.
  */
-export function fingerprintQuerySets(catalog: Catalog, count: number): { excerpt: TextQuery[]; line: TextQuery[]; short: TextQuery[] } {
-  const withLyrics = sampleTracks(catalog, count, 11, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
-  const rng = new Rng(12);
+export function fingerprintQuerySets(catalog: Catalog, count: number, seed = 11): { excerpt: TextQuery[]; line: TextQuery[]; short: TextQuery[] } {
+  const withLyrics = sampleTracks(catalog, count, seed, (id) => (catalog.getContent('lyrics', id)?.lyrics_body.length ?? 0) > EXCERPT + 20);
+  const rng = new Rng(seed + 1);
   const excerpt = withLyrics.map((id) => {
     const body = catalog.getContent('lyrics', id)!.lyrics_body;
     let start = rng.int(0, body.length - EXCERPT - 1);
@@ -81,9 +81,12 @@ export interface Latency {
   meanMs: number;
 }
 
-/** Runs `fn` over every query once to warm up, then again timing each call. */
-export function latency<Q>(queries: Q[], fn: (q: Q) => unknown): Latency {
-  for (const q of queries.slice(0, Math.min(200, queries.length))) fn(q);
+/**
+ * Times `fn` on each query, after running it on the first 200 to warm up (`warmup`; off where a
+ * cache filled by those runs would answer their repeats).
+ */
+export function latency<Q>(queries: Q[], fn: (q: Q) => unknown, warmup = true): Latency {
+  if (warmup) for (const q of queries.slice(0, Math.min(200, queries.length))) fn(q);
   const times: number[] = [];
   for (const q of queries) {
     const t0 = performance.now();

@@ -62,6 +62,12 @@ export const TIE_WINDOW = 2;
 /** …as are those within this many characters covered of it (a short text: 2 points of a line are one character). */
 export const TIE_CHARS = 5;
 
+/** A recording as answers list it: its tracks, most popular first, and its popularity. */
+export interface Recording {
+  tracks: number[];
+  popularity: number;
+}
+
 export interface FingerprintHit {
   /** The track whose lyrics represent the recording in the index. */
   track: number;
@@ -91,10 +97,12 @@ export class FingerprintSearcher {
     index: LoadedIndex,
     /** Normalised lyrics of a track, or undefined when it has none any more. */
     private readonly lyricsOf: (trackId: number) => string | undefined,
-    /** Track ids of a recording, in the order the API lists them. */
-    private readonly versionsOf: (commontrack: number, indexed: number) => number[] = (_, indexed) => [indexed],
-    /** A recording's popularity (its best track's rating): equal answers, such as a line many songs share, go most popular first. */
-    private readonly popularityOf: (commontrack: number, indexed: number) => number = () => 0,
+    /**
+     * A recording's track ids, in the order the API lists them (most popular first), and its
+     * popularity (its best track's rating): equal answers, such as a line many songs share, go most
+     * popular first. Read once per recording and search (one catalog range read and a record per version).
+     */
+    private readonly recordingOf: (commontrack: number, indexed: number) => Recording = (_, indexed) => ({ tracks: [indexed], popularity: 0 }),
     /**
      * Tracks whose lyrics hold every word of a text, one per recording, most popular first (the text
      * index, as track.search's q_lyrics): the candidates of a text too short to make FEW_KEYS keys.
@@ -160,8 +168,14 @@ export class FingerprintSearcher {
         if (!seen.has(c.commontrack)) verify(c.track, c.commontrack);
       }
     }
-    const top = shareEvidence(rank(hits, this.popularityOf)).slice(0, size);
-    for (const hit of top) hit.tracks = this.versionsOf(hit.commontrack, hit.track);
+    const recordings = new Map<number, Recording>();
+    const recording = (commontrack: number, indexed: number): Recording => {
+      let r = recordings.get(commontrack);
+      if (r === undefined) recordings.set(commontrack, (r = this.recordingOf(commontrack, indexed)));
+      return r;
+    };
+    const top = shareEvidence(rank(hits, (commontrack, indexed) => recording(commontrack, indexed).popularity, size)).slice(0, size);
+    for (const hit of top) hit.tracks = recording(hit.commontrack, hit.track).tracks;
     return top;
   }
 
@@ -341,25 +355,34 @@ export function shareEvidence(hits: FingerprintHit[]): FingerprintHit[] {
 
 /**
  * Answers by similarity, best first; those within TIE_WINDOW points (or TIE_CHARS characters covered) of the best by characters covered plus longest passage
- * (then longest passage); answers equal on both (a quoted line that several songs share) by popularity.
+ * (then longest passage); answers equal on both (a quoted line that several songs share) by
+ * popularity. Only the first `limit` places are ranked by popularity (the rest stay by evidence,
+ * then track): a popularity is a catalog read per recording, and a shared line can bring hundreds
+ * of equal answers of which only a page is shown.
  */
-export function rank(hits: FingerprintHit[], popularityOf: (commontrack: number, indexed: number) => number = () => 0): FingerprintHit[] {
+export function rank(hits: FingerprintHit[], popularityOf: (commontrack: number, indexed: number) => number = () => 0, limit = Infinity): FingerprintHit[] {
   if (hits.length === 0) return hits;
   const bestSimilarity = Math.max(...hits.map((h) => h.similarity));
   const bestCovered = Math.max(...hits.map((h) => h.covered));
   const near = (h: FingerprintHit) => bestSimilarity - h.similarity <= TIE_WINDOW || bestCovered - h.covered <= TIE_CHARS;
-  const popularity = new Map<FingerprintHit, number>();
-  const popularityOfHit = (h: FingerprintHit): number => {
-    let p = popularity.get(h);
-    if (p === undefined) popularity.set(h, (p = popularityOf(h.commontrack, h.track)));
-    return p;
-  };
-  return hits.sort((a, b) => {
+  const evidence = (a: FingerprintHit, b: FingerprintHit): number => {
     const na = near(a);
     if (na !== near(b)) return na ? -1 : 1;
     // Near the best, the characters accounted for and the longest passage count alike: a few
     // characters more coverage made of pieces does not beat one passage as long as the text.
-    const order = na ? b.covered + b.longest - (a.covered + a.longest) || b.longest - a.longest : b.similarity - a.similarity || b.longest - a.longest;
-    return order || popularityOfHit(b) - popularityOfHit(a) || a.track - b.track;
-  });
+    return na ? b.covered + b.longest - (a.covered + a.longest) || b.longest - a.longest : b.similarity - a.similarity || b.longest - a.longest;
+  };
+  hits.sort((a, b) => evidence(a, b) || a.track - b.track);
+  // Each run of equal evidence that reaches into the first `limit` places, by popularity.
+  for (let start = 0; start < Math.min(limit, hits.length); ) {
+    let end = start + 1;
+    while (end < hits.length && evidence(hits[start], hits[end]) === 0) end++;
+    if (end - start > 1) {
+      const group = hits.slice(start, end).map((h) => ({ h, popularity: popularityOf(h.commontrack, h.track) }));
+      group.sort((a, b) => b.popularity - a.popularity || a.h.track - b.h.track);
+      for (let i = 0; i < group.length; i++) hits[start + i] = group[i].h;
+    }
+    start = end;
+  }
+  return hits;
 }

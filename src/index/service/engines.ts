@@ -6,7 +6,8 @@
 import type { Catalog } from '../../catalog/store.js';
 import type { TrackRecord } from '../../catalog/records.js';
 import type { LoadedIndex } from '../store/layout.js';
-import { FingerprintSearcher } from '../fingerprint/search.js';
+import { FingerprintSearcher, type Recording } from '../fingerprint/search.js';
+import { kernel } from '../kernel/kernel.js';
 import { TextSearcher } from '../text/search.js';
 
 export interface Engines {
@@ -22,7 +23,42 @@ export interface Engines {
  */
 const WORD_LOOKUP_MAX = 5000;
 
-/** `lyricsOf`: a track's normalised lyrics (the worker caches them). */
+/** Normalised lyrics a LyricsCache keeps by default (about 12 MB of lyrics of 1,500 characters). */
+export const LYRICS_CACHE = 4096;
+
+/**
+ * Normalised lyrics by track id, the most recently used `size` kept: a pool worker's, and the
+ * benches' when they measure the engine as a worker runs it. The verification of a line many songs
+ * share reads the same popular lyrics query after query. `clear()` when the catalog changes.
+ */
+export class LyricsCache {
+  private readonly lyrics = new Map<number, string>();
+
+  constructor(private readonly catalog: Catalog, private readonly size = LYRICS_CACHE) {}
+
+  /** A track's normalised lyrics, or undefined when it has none. */
+  readonly get = (trackId: number): string | undefined => {
+    const hit = this.lyrics.get(trackId);
+    if (hit !== undefined) {
+      // Most recently used last: the first in the map is the one to drop.
+      this.lyrics.delete(trackId);
+      this.lyrics.set(trackId, hit);
+      return hit;
+    }
+    const body = this.catalog.getContent('lyrics', trackId)?.lyrics_body;
+    if (body === undefined) return undefined;
+    const text = kernel.normalizeText(body);
+    if (this.lyrics.size >= this.size) this.lyrics.delete(this.lyrics.keys().next().value as number);
+    this.lyrics.set(trackId, text);
+    return text;
+  };
+
+  clear(): void {
+    this.lyrics.clear();
+  }
+}
+
+/** `lyricsOf`: a track's normalised lyrics (the worker's LyricsCache). */
 export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (trackId: number) => string | undefined): Engines {
   /** The tracks of a recording, most popular first (the indexed one when the group is gone). */
   const versions = (commontrack: number, indexed: number): TrackRecord[] => {
@@ -31,9 +67,11 @@ export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (tra
     const alone = catalog.getTrack(indexed);
     return alone ? [alone] : [];
   };
-  const versionsOf = (commontrack: number, indexed: number): number[] => versions(commontrack, indexed).map((t) => t.track_id);
-  /** A recording's popularity: the rating of its most popular track. */
-  const popularityOf = (commontrack: number, indexed: number): number => versions(commontrack, indexed)[0]?.track_rating ?? 0;
+  /** A recording's tracks and its popularity: the rating of its most popular track. */
+  const recordingOf = (commontrack: number, indexed: number): Recording => {
+    const tracks = versions(commontrack, indexed);
+    return { tracks: tracks.map((t) => t.track_id), popularity: tracks[0]?.track_rating ?? 0 };
+  };
   const text = new TextSearcher(index, catalog);
   /** Tracks whose lyrics hold every word of a text, one per recording, most popular first (the fingerprint's candidates for a short line). */
   const lyricsHolding = (words: string, limit: number, deadline: number): { track: number; commontrack: number }[] => {
@@ -48,6 +86,6 @@ export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (tra
   };
   return {
     text,
-    fingerprint: new FingerprintSearcher(index, lyricsOf, versionsOf, popularityOf, lyricsHolding, (tracks, words) => text.tracksHoldingWords(tracks, words)),
+    fingerprint: new FingerprintSearcher(index, lyricsOf, recordingOf, lyricsHolding, (tracks, words) => text.tracksHoldingWords(tracks, words)),
   };
 }

@@ -9,8 +9,8 @@ import { workerData } from 'piscina';
 import { Catalog } from '../../catalog/store.js';
 import { indexOf } from '../store/layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
-import { makeEngines, type Engines } from './engines.js';
-import { kernel, pastDeadline } from '../kernel/kernel.js';
+import { LyricsCache, makeEngines, type Engines } from './engines.js';
+import { pastDeadline } from '../kernel/kernel.js';
 import { RefrainError, type WireError } from '../../errors.js';
 import { nameThisThread } from '../../util/thread-name.js';
 
@@ -18,28 +18,17 @@ nameThisThread('refrain-index');
 
 const { dataDir } = workerData as PoolWorkerData;
 let catalog: Catalog | undefined;
+let lyrics: LyricsCache | undefined;
 const engines = new Map<number, Engines>();
-/** Normalised lyrics by track id, dropped whenever the catalog changes. */
-const lyricsCache = new Map<number, string>();
-const LYRICS_CACHE = 4096;
+/** The catalog change the lyrics cache holds lyrics of: it is dropped whenever the catalog changes. */
 let cacheSeq = -1;
-
-function normalizedLyrics(trackId: number): string | undefined {
-  const hit = lyricsCache.get(trackId);
-  if (hit !== undefined) return hit;
-  const body = catalog?.getContent('lyrics', trackId)?.lyrics_body;
-  if (body === undefined) return undefined;
-  const text = kernel.normalizeText(body);
-  if (lyricsCache.size >= LYRICS_CACHE) lyricsCache.delete(lyricsCache.keys().next().value as number);
-  lyricsCache.set(trackId, text);
-  return text;
-}
 
 function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   let e = engines.get(envelope.generation);
   if (!e && envelope.index) {
     catalog ??= Catalog.open(dataDir);
-    e = makeEngines(indexOf(envelope.index), catalog, normalizedLyrics);
+    lyrics ??= new LyricsCache(catalog);
+    e = makeEngines(indexOf(envelope.index), catalog, lyrics.get);
     engines.set(envelope.generation, e);
     // Keep the newest two generations: a task of the previous one may still arrive.
     for (const id of engines.keys()) if (engines.size > 2 && id !== envelope.generation) engines.delete(id);
@@ -65,7 +54,7 @@ function answer(envelope: TaskEnvelope): TaskResult {
   catalog!.refresh();
   const seq = catalog!.lastChange();
   if (seq !== cacheSeq) {
-    lyricsCache.clear();
+    lyrics!.clear();
     cacheSeq = seq;
   }
   const { task, deadline } = envelope;
