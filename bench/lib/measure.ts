@@ -95,6 +95,8 @@ export interface BenchRequest {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** The body's Content-Type (JSON when absent). */
+  contentType?: string;
 }
 
 export interface LoadRow {
@@ -126,7 +128,7 @@ export async function load(url: string, options: { seconds: number; connections:
     next() {
       const r = list[next];
       next = next + 1 === list.length ? 0 : next + 1;
-      return { method: 'bench', verb: r.method, path: r.path, body: r.body };
+      return { method: 'bench', verb: r.method, path: r.path, body: r.body, contentType: r.contentType };
     },
   };
   const client = new TargetClient(origin, options.connections, undefined, 30_000);

@@ -38,10 +38,30 @@ export interface TrackingUrls {
   html_tracking_url: string;
 }
 
-export class Links {
+/**
+ * The public pages of a track or an artist, which Refrain serves itself: all a method answering in
+ * an index worker needs of the links (no tracking URL is made there, so no secret is held there).
+ */
+export class PageLinks {
   /** Where the server is reached (its public URL, or http://localhost:PORT once it listens). */
-  readonly baseUrl: string;
+  constructor(readonly baseUrl: string) {}
 
+  /** The track's public page (its path is derived at import: `share_path`). */
+  sharePage(t: { share_path: string }): string {
+    return this.baseUrl + t.share_path;
+  }
+
+  editPage(t: { share_path: string }): string {
+    return `${this.baseUrl}${t.share_path}/edit`;
+  }
+
+  /** The artist's public page: `/artist/<artist_id>/<name>` (its edit page adds `/edit`). */
+  artistPage(a: { artist_id: number; artist_name: string }): string {
+    return `${this.baseUrl}${artistPath(a)}`;
+  }
+}
+
+export class Links extends PageLinks {
   private readonly ttlMs: number;
   private readonly legacyExpires: number;
   private readonly clock: () => number;
@@ -51,7 +71,7 @@ export class Links {
     private readonly secret: Buffer,
     options: TrackingOptions = { ttlSeconds: DEFAULT_TRACKING_TTL, legacySince: Date.now() },
   ) {
-    this.baseUrl = baseUrl;
+    super(baseUrl);
     this.ttlMs = options.ttlSeconds * 1000;
     this.legacyExpires = options.legacySince + this.ttlMs;
     this.clock = options.clock ?? Date.now;
@@ -103,19 +123,5 @@ export class Links {
   /** Whether a verified token's hit still counts. */
   live(hit: TrackingHit): boolean {
     return this.clock() < hit.expires;
-  }
-
-  /** The track's public page (its path is derived at import: `share_path`). */
-  sharePage(t: { share_path: string }): string {
-    return this.baseUrl + t.share_path;
-  }
-
-  editPage(t: { share_path: string }): string {
-    return `${this.baseUrl}${t.share_path}/edit`;
-  }
-
-  /** The artist's public page: `/artist/<artist_id>/<name>` (its edit page adds `/edit`). */
-  artistPage(a: { artist_id: number; artist_name: string }): string {
-    return `${this.baseUrl}${artistPath(a)}`;
   }
 }

@@ -7,8 +7,9 @@ import type { Catalog } from '../catalog/store.js';
 import type { Plan } from '../auth/keys.js';
 import type { Principal } from './guard.js';
 import type { ApiScope } from '../oauth/scopes.js';
-import type { Links } from './links.js';
+import type { Links, PageLinks } from './links.js';
 import type { IndexService } from '../index/service/pool.js';
+import type { IndexQueries } from '../index/service/task.js';
 import type { FeedDirectory } from '../feeds/listing.js';
 import type { ContributionLimits, ContributionStore } from '../contributions/store.js';
 import type { WorkStore } from '../works/store.js';
@@ -32,6 +33,16 @@ export interface ApiContext {
   readonly header: Record<string, unknown>;
   /** Extra HTTP response headers (`Deprecation`, `Sunset`, …). */
   readonly headers: Record<string, string>;
+}
+
+/**
+ * What a method answering in an index worker (`pool`) may read: the catalog, works and pages of its
+ * own thread, the caller, the index's engines straight, and no store it could write.
+ */
+export interface PoolContext extends Pick<ApiContext, 'catalog' | 'caller' | 'works' | 'country' | 'now' | 'header' | 'headers'> {
+  readonly links: PageLinks;
+  readonly index: IndexQueries;
+  readonly options: Pick<MethodOptions, 'maxFingerprintChars'>;
 }
 
 /** Server options the methods read. */
@@ -75,8 +86,17 @@ export interface ApiMethod<P extends z.ZodType = z.ZodType> {
    * body's `data` as the `data` parameter. `fields`: the public API's way, each parameter from the
    * query, a form body (application/x-www-form-urlencoded) or the JSON body's `data` object alike
    * (the body's win; a JSON number or boolean reads as a query value would), and the body may be empty.
+   * `ndjson`: a batch, one `{"id", "text"}` per line (src/api/batch.ts), answered as a stream of
+   * NDJSON lines; `handle` screens one line's text (as `data.text`).
    */
-  input?: 'data' | 'fields';
+  input?: 'data' | 'fields' | 'ndjson';
+  /**
+   * Methods that answer from the index run whole in an index pool worker (src/api/pool-worker.ts):
+   * the main thread authenticates, admits and writes; the worker validates, queries its engines,
+   * presents and renders the body. The value is the queue's kind of task. Such a method's `handle`
+   * reads only a PoolContext.
+   */
+  pool?: 'fingerprint' | 'tracks' | 'artists';
   /** The body, or a promise of it for methods that ask the index pool. */
   handle(ctx: ApiContext, params: z.output<P>): object | Promise<object>;
 }

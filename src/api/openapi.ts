@@ -94,6 +94,22 @@ function operation(m: ApiMethod, httpStatus: '200' | 'mirror'): Record<string, u
   op.security = [{ apikey: [] }, { bearer: [] }, { oauth2: [m.scope ?? 'catalog:read'] }];
   const data = input.properties?.data;
   if (data) op.requestBody = { required: true, content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data } } } } };
+  if (m.input === 'ndjson') {
+    // A batch: NDJSON in and out (src/api/batch.ts); the envelope only for a request refused as a whole.
+    const text = (data as JsonSchema | undefined)?.properties?.text;
+    op.requestBody = {
+      required: true,
+      content: { 'application/x-ndjson': { schema: { type: 'object', required: ['id', 'text'], properties: { id: { type: ['string', 'number'] }, text } } } },
+    };
+    const lines = z.toJSONSchema(m.body, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    op.responses = {
+      ...responses,
+      200: {
+        description: 'one NDJSON line per text as it is screened (any order); a request refused as a whole (its format, parameters, lines) gets the usual JSON envelope instead',
+        content: { 'application/x-ndjson': { schema: lines }, 'application/json': { schema: failure } },
+      },
+    };
+  }
   if (m.input === 'fields') {
     // The parameters may come in the query, a form body or the JSON body's data alike (ApiMethod.input).
     const fields = { type: 'object', properties: input.properties };

@@ -19,6 +19,7 @@ import matcherTrackGet from './methods/matcher.track.get.js';
 import matcherLyricsGet from './methods/matcher.lyrics.get.js';
 import matcherSubtitleGet from './methods/matcher.subtitle.get.js';
 import trackLyricsFingerprintPost from './methods/track.lyrics.fingerprint.post.js';
+import trackLyricsFingerprintBatchPost from './methods/track.lyrics.fingerprint.batch.post.js';
 import tracksDumpGet from './methods/tracks.dump.get.js';
 import workPost from './methods/work.post.js';
 import musicGenresGet from './methods/music.genres.get.js';
@@ -32,7 +33,7 @@ import trackLyricsFeedbackPost from './methods/track.lyrics.feedback.post.js';
 const ALL: ApiMethod[] = [
   trackGet, trackLyricsGet, trackSnippetGet, trackSubtitleGet, trackRichsyncGet, trackLyricsAnalysisGet, trackLyricslensGet,
   artistGet, artistAlbumsGet, albumGet, albumTracksGet, chartTracksGet, chartArtistsGet,
-  trackSearch, artistSearch, matcherTrackGet, matcherLyricsGet, matcherSubtitleGet, trackLyricsFingerprintPost, tracksDumpGet,
+  trackSearch, artistSearch, matcherTrackGet, matcherLyricsGet, matcherSubtitleGet, trackLyricsFingerprintPost, trackLyricsFingerprintBatchPost, tracksDumpGet,
   workPost, musicGenresGet, languagesGet, artistRelatedGet, trackLyricsTranslationGet, trackSubtitleTranslationGet,
   trackLyricsPost, trackLyricsFeedbackPost,
 ] as unknown as ApiMethod[];

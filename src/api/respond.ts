@@ -109,7 +109,9 @@ export function replyOutgoing(options: ResponseOptions, reply: Reply, out: Outpu
   if (out.format === 'xml') {
     const header: Record<string, unknown> = { status_code: reply.status, execute_time: executeTime, ...reply.header };
     if (reply.hint !== undefined) header.hint = reply.hint;
-    body = toXml({ message: { header, body: reply.body } });
+    // A body rendered in an index worker comes as JSON bytes only (ApiMethod.pool): XML is rare.
+    const content = reply.body === undefined && reply.bodyBytes ? (JSON.parse(reply.bodyBytes.toString('utf8')) as unknown) : reply.body;
+    body = toXml({ message: { header, body: content } });
   } else if (reply.bodyBytes && out.format === 'json') {
     body = Buffer.concat([Buffer.from(`{"message":{"header":${headerJson(reply, executeTime)},"body":`), reply.bodyBytes, ENVELOPE_END]);
   } else {

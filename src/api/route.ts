@@ -18,6 +18,10 @@ import type { Links } from './links.js';
 import type { Metrics } from '../http/metrics.js';
 import { isError, RefrainError } from '../errors.js';
 import { countryParam, paramHint, parseQuery } from './params.js';
+import { parseBatch, streamBatch, type BatchRun } from './batch.js';
+import { invoke, type MethodInput } from './invoke.js';
+import type { PoolAnswer, PoolCall } from './pool-worker.js';
+import { siblingModule } from '../util/one-shot-worker.js';
 import { errorReply, outputFormat, preflight, replyOutgoing, type OutputFormat, type Reply, type ResponseOptions } from './respond.js';
 import { redactQuery } from '../log.js';
 import type { ResponseCache } from './response-cache.js';
@@ -44,6 +48,8 @@ export interface ApiRouteDeps {
 }
 
 const PREFIX = '/ws/1.1/';
+/** The module the index workers run the pool methods with (ApiMethod.pool). */
+const POOL_WORKER = siblingModule(import.meta.url, 'pool-worker');
 const JSON_OUT: OutputFormat = { format: 'json', callback: '' };
 
 export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpRequest) => void {
@@ -149,8 +155,9 @@ function proceed(call: Call, caller: Principal, bodyInFlight?: Promise<Buffer>):
       header: (call.extraHeader = {}),
       headers: {},
     };
+    if (method.input === 'ndjson') return runBatch(call, method, ctx, bodyInFlight);
     if (method.http === 'POST') return runWithBody(call, method, ctx, bodyInFlight);
-    const reply = method.cache && deps.cache.enabled ? runCached(deps, method, ctx, query) : run(method, ctx, query);
+    const reply = method.cache && deps.cache.enabled ? runCached(deps, method, ctx, query) : run(deps, method, ctx, { query });
     if (reply instanceof Promise) return reply.catch((e: unknown) => failure(call, e)).then((r) => finish(call, r));
     return finish(call, reply);
   } catch (e) {
@@ -182,7 +189,7 @@ function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query
   const hit = deps.cache.get(cacheKey, ctx.now);
   if (hit) return hit;
   const keep = (reply: Reply): Reply => {
-    const cached = { ...reply, bodyBytes: Buffer.from(JSON.stringify(reply.body)), at: ctx.now };
+    const cached = { ...reply, bodyBytes: reply.bodyBytes ?? Buffer.from(JSON.stringify(reply.body)), at: ctx.now };
     deps.cache.set(cacheKey, cached);
     return cached;
   };
@@ -192,54 +199,93 @@ function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query
   };
   let reply: Reply | Promise<Reply>;
   try {
-    reply = run(method, ctx, query);
+    reply = run(deps, method, ctx, { query });
   } catch (e) {
     return notFound(e);
   }
   return reply instanceof Promise ? reply.then(keep, notFound) : keep(reply);
 }
 
-function run(method: ApiMethod, ctx: ApiContext, input: Record<string, unknown>): Reply | Promise<Reply> {
-  const parsed = method.params.safeParse(input);
-  if (!parsed.success) throw new RefrainError('bad_request', paramHint(parsed.error, input));
-  const body = method.handle(ctx, parsed.data);
+/** A method's reply: run here, or in an index worker for the methods that answer from the index. */
+function run(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, input: MethodInput): Reply | Promise<Reply> {
+  if (method.pool) return runInPool(deps, method, ctx, input);
+  const body = invoke(method, ctx, input);
   const reply = (b: object): Reply => ({ status: 200, header: ctx.header, body: b, headers: ctx.headers });
   return body instanceof Promise ? body.then(reply) : reply(body);
 }
 
-/** POST methods: read the (capped) body, or take the one already being read, then run the method with `data` from its JSON. */
+/**
+ * A pool method's reply (ApiMethod.pool): the request goes to an index worker as it came, after
+ * authentication and admission, and its body comes back rendered. The queue counts a fingerprint by
+ * its body's bytes (its text's characters are at most that, and at most the cap).
+ */
+async function runInPool(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, input: MethodInput): Promise<Reply> {
+  const kind = method.pool!;
+  const chars = Math.min(input.body?.bytes.length ?? 0, ctx.options.maxFingerprintChars);
+  const call: PoolCall = {
+    method: method.name, input, caller: ctx.caller, country: ctx.country, now: ctx.now,
+    baseUrl: ctx.links.baseUrl, maxFingerprintChars: ctx.options.maxFingerprintChars,
+  };
+  const answer = (await deps.index.call(POOL_WORKER, kind === 'fingerprint' ? { kind, chars } : { kind }, call)) as PoolAnswer;
+  Object.assign(ctx.header, answer.header);
+  Object.assign(ctx.headers, answer.headers);
+  const bytes = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
+  return { status: 200, header: ctx.header, body: undefined, bodyBytes: bytes, headers: ctx.headers };
+}
+
+/** POST methods: read the (capped) body, or take the one already being read, then run the method with it. */
 function runWithBody(call: Call, method: ApiMethod, ctx: ApiContext, bodyInFlight?: Promise<Buffer>): Promise<Outgoing> {
   const { deps, incoming, query } = call;
   // Refused before the body is read (throws to proceed's catch); a body already being read goes on.
   if (!bodyInFlight) method.admitBody?.(ctx, incoming.contentLength);
   return (bodyInFlight ?? incoming.readBody(deps.maxBodyBytes))
-    .then((body) => run(method, ctx, postParams(method, incoming.contentType, body, query)))
+    .then((bytes) => run(deps, method, ctx, { query, body: { bytes, contentType: incoming.contentType } }))
     .catch((e: unknown) => failure(call, e))
     .then((reply) => finish(call, reply));
 }
 
-/** A POST's parameters: the query's and the body's, as the method takes them (ApiMethod.input). */
-function postParams(method: ApiMethod, contentType: string, body: Buffer, query: Record<string, string>): Record<string, unknown> {
-  const fields = method.input === 'fields';
-  if (fields && body.length === 0) return query;
-  if (fields && /^application\/x-www-form-urlencoded\b/i.test(contentType)) return { ...query, ...parseQuery(body.toString('utf8')) };
-  if (!/^application\/json\b/i.test(contentType)) {
-    throw new RefrainError('bad_request', `the body must be JSON (Content-Type: application/json)${fields ? ' or a form (application/x-www-form-urlencoded)' : ''}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new RefrainError('bad_request', 'the body is not valid JSON');
-  }
-  const data = json && typeof json === 'object' && 'data' in json ? (json as { data: unknown }).data : undefined;
-  if (!fields) return { ...query, data };
-  if (data === undefined) return query;
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new RefrainError('bad_request', 'data must be an object of parameters');
-  const out: Record<string, unknown> = { ...query };
-  for (const [k, v] of Object.entries(data)) out[k] = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
-  return out;
+/**
+ * A batch (ApiMethod.input `ndjson`, src/api/batch.ts): the body read and its lines parsed, the
+ * query's parameters checked once, then an NDJSON answer streamed as the index workers screen the
+ * texts. What is wrong with the request as a whole (format, parameters, too many lines, no lines)
+ * is answered with the usual envelope before anything is screened.
+ */
+function runBatch(call: Call, method: ApiMethod, ctx: ApiContext, bodyInFlight?: Promise<Buffer>): Promise<Outgoing> {
+  const { deps, incoming, query } = call;
+  return (bodyInFlight ?? incoming.readBody(deps.maxBodyBytes))
+    .then((bytes): Outgoing => {
+      if (call.out.format !== 'json') throw new RefrainError('bad_request', `${method.name} answers NDJSON only: leave out format`);
+      // Every line's text is screened with the query's parameters: checked once here (an empty text passes the schema).
+      const params = method.params.safeParse({ ...query, data: { text: '' } });
+      if (!params.success) throw new RefrainError('bad_request', paramHint(params.error, query));
+      if (!NDJSON_TYPE.test(incoming.contentType)) {
+        throw new RefrainError('bad_request', 'the body must be NDJSON (Content-Type: application/x-ndjson): one {"id": "…", "text": "…"} per line');
+      }
+      const batch = parseBatch(bytes);
+      const pool: Pick<PoolCall, 'caller' | 'country' | 'now' | 'baseUrl' | 'maxFingerprintChars'> = {
+        caller: ctx.caller, country: ctx.country, now: ctx.now, baseUrl: ctx.links.baseUrl, maxFingerprintChars: ctx.options.maxFingerprintChars,
+      };
+      // The request itself was admitted as the first text; each further one counts on its own.
+      let admitted = 0;
+      const run: BatchRun = {
+        admit: () => {
+          if (admitted++ > 0) deps.usage.admit(ctx.caller, deps.clock());
+        },
+        screen: async (lines) => {
+          const chars = lines.reduce((n, l) => n + Math.min(l.text.length, ctx.options.maxFingerprintChars), 0);
+          const payload: PoolCall = { ...pool, method: method.name, input: { query }, lines };
+          return (await deps.index.call(POOL_WORKER, { kind: 'fingerprint', chars }, payload)) as PoolAnswer;
+        },
+        inFlight: deps.index.threads,
+      };
+      const head = finish(call, { status: 200, header: {}, body: [], headers: {} });
+      return { status: head.status, headers: { ...head.headers, 'content-type': 'application/x-ndjson; charset=utf-8' }, stream: (body) => streamBatch(body, batch, run) };
+    })
+    .catch((e: unknown) => finish(call, failure(call, e)));
 }
+
+/** The Content-Types a batch's body may have. */
+const NDJSON_TYPE = /^application\/(x-)?(ndjson|jsonl|jsonlines|json-lines)\b/i;
 
 /** The error reply, with the header fields the method set before failing. */
 function failure(call: Call, e: unknown): Reply {

@@ -9,6 +9,10 @@
  *   client reads. A connection then carries at most one unsent response beyond its kernel buffer:
  *   uWS refuses (closes) a connection that sends another request while a response is still pending.
  *   A response the client takes nothing of for `stallMs` closes the connection.
+ * - Streamed bodies (`write`, chunked encoding: the batch screening method) are written chunk by
+ *   chunk as the writer produces them; a chunk the socket does not take makes `write` return false
+ *   and the writer waits for the client (route.ts `BodyStream`) before producing more, so the bound
+ *   above holds; reading stays paused until the stream ends.
  * - In-order answers to requests pipelined behind an asynchronous one. uWS closes a connection
  *   whose next request arrives while an answer is pending (it does not queue them); reading is
  *   paused while an asynchronous answer is computed, so a request sent meanwhile waits in the socket
@@ -47,11 +51,13 @@ interface Tracked extends HttpResponse {
   _paused?: boolean;
   /** The route registered onData: it reads a body, so reading is paused only once the body is in. */
   _body?: boolean;
+  /** The body is being streamed (`write`, chunked): reading stays paused until it ends. */
+  _streaming?: boolean;
   _stallMs: number;
 }
 
 /** uWS's own methods (on the prototype of every response), captured from the first response. */
-let native: Pick<HttpResponse, 'tryEnd' | 'endWithoutBody' | 'cork' | 'onData' | 'end' | 'close'> | undefined;
+let native: Pick<HttpResponse, 'tryEnd' | 'endWithoutBody' | 'cork' | 'onData' | 'end' | 'close' | 'write'> | undefined;
 
 function bytesOf(body: RecognizedString | undefined): Buffer {
   if (body === undefined) return EMPTY;
@@ -66,7 +72,8 @@ const EMPTY = Buffer.alloc(0);
 function end(this: Tracked, body?: RecognizedString, closeConnection?: boolean): HttpResponse {
   this._ended = true;
   resume(this);
-  if (closeConnection) return native!.end.call(this, body, true); // only uWS can close after the answer
+  // A streamed body ends with its last chunk (its writer waited for the client as it went).
+  if (closeConnection || this._streaming) return native!.end.call(this, body, closeConnection);
   // A string goes to uWS as it is (it encodes it once); bytes are made of it only when the client
   // does not take the whole answer at once.
   const total = typeof body === 'string' ? Buffer.byteLength(body) : body === undefined ? 0 : body.byteLength;
@@ -93,8 +100,18 @@ function close(this: Tracked): HttpResponse {
 }
 
 function cork(this: Tracked, cb: () => void): HttpResponse {
-  resume(this);
+  if (!this._streaming) resume(this);
   return native!.cork.call(this, cb);
+}
+
+/**
+ * A chunk of a streamed body (chunked encoding). uWS keeps what the socket does not take and
+ * returns false: the writer (route.ts `BodyStream`) then waits for the client before writing more,
+ * so a connection holds at most one chunk beyond its kernel buffer here too.
+ */
+function write(this: Tracked, chunk: RecognizedString): boolean {
+  this._streaming = true;
+  return native!.write.call(this, chunk);
 }
 
 function onData(this: Tracked, handler: (chunk: ArrayBuffer, isLast: boolean) => void): HttpResponse {
@@ -117,7 +134,7 @@ function admit(res: Tracked, req: HttpRequest, limits: ConnectionLimits): boolea
 function install(res: Tracked, req: HttpRequest, limits: ConnectionLimits): void {
   if (!native) {
     const p = Object.getPrototypeOf(res) as HttpResponse;
-    native = { tryEnd: p.tryEnd, endWithoutBody: p.endWithoutBody, cork: p.cork, onData: p.onData, end: p.end, close: p.close };
+    native = { tryEnd: p.tryEnd, endWithoutBody: p.endWithoutBody, cork: p.cork, onData: p.onData, end: p.end, close: p.close, write: p.write };
   }
   res._stallMs = limits.stallMs;
   if (req.getMethod() === 'head') res._head = true;
@@ -126,7 +143,16 @@ function install(res: Tracked, req: HttpRequest, limits: ConnectionLimits): void
   res.cork = cork;
   res.onData = onData;
   res.close = close;
+  res.write = write;
 }
+
+/** Milliseconds a response may wait for a client that takes none of it (`--http-stall-timeout`). */
+export function stallMsOf(res: HttpResponse): number {
+  return (res as Tracked)._stallMs ?? DEFAULT_STALL_MS;
+}
+
+/** The stall time of a response not mounted through the rules (the fallback). */
+const DEFAULT_STALL_MS = 10_000;
 
 function withinLimits(res: HttpResponse, req: HttpRequest, limits: ConnectionLimits): boolean {
   const [path, query] = pathAndQuery(req);

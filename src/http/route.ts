@@ -19,6 +19,7 @@ import type { Logger } from 'pino';
 import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import { readBody } from './body.js';
 import { STATUS_LINE } from './status.js';
+import { stallMsOf } from './connection.js';
 
 export interface Incoming {
   /** performance.now() when the request arrived. */
@@ -56,6 +57,31 @@ export interface Outgoing {
   body?: string | Buffer;
   /** A file sent as the body instead, streamed with backpressure (`size` bytes from its start). */
   file?: { path: string; size: number };
+  /**
+   * A body of unknown length produced as it goes (chunked encoding), after the status and headers:
+   * called once with the stream to write it to.
+   */
+  stream?: (body: BodyStream) => void;
+}
+
+/**
+ * A streamed body, as its producer sees it. Every call may come at any time (it corks itself);
+ * nothing is written once the client went away.
+ */
+export interface BodyStream {
+  /**
+   * Sends a chunk. False when the client is not taking them as fast as they come: produce nothing
+   * more until `onWritable`'s callback runs (the chunk itself is sent; nothing is lost).
+   */
+  write(chunk: string | Buffer): boolean;
+  /** Called each time the client has taken what was waiting, after a `write` returned false. */
+  onWritable(resume: () => void): void;
+  /** Ends the body. */
+  end(): void;
+  /** Called once if the client goes away (or stalls: see `--http-stall-timeout`) before the end. */
+  onClose(stop: () => void): void;
+  /** The client went away. */
+  readonly closed: boolean;
 }
 
 export type Handler = (incoming: Incoming) => Outgoing | Promise<Outgoing>;
@@ -141,11 +167,21 @@ class Exchange implements Incoming {
     this.ip = options.ip ? Buffer.from(res.getRemoteAddressAsText()).toString() : '';
   }
 
+  /** Called when the client goes away (a streamed answer stops producing). */
+  private abortListeners?: (() => void)[];
+
   /** Registers `onAborted` (once): before the handler's tick ends whenever the answer comes later. */
   watch(): void {
     if (this.watching) return;
     this.watching = true;
-    this.res.onAborted(() => (this.aborted = true));
+    this.res.onAborted(() => {
+      this.aborted = true;
+      for (const listener of this.abortListeners ?? []) listener();
+    });
+  }
+
+  onAbort(listener: () => void): void {
+    (this.abortListeners ??= []).push(listener);
   }
 
   readBody(maxBytes: number): Promise<Buffer> {
@@ -157,7 +193,13 @@ class Exchange implements Incoming {
 const NO_PARAMS: string[] = [];
 
 function send(exchange: Exchange, out: Outgoing, options: RouteOptions): void {
-  write(exchange.res, out, exchange.method === 'head', options.logger);
+  if (out.stream) {
+    exchange.watch();
+    writeHead(exchange.res, out);
+    out.stream(new Stream(exchange));
+  } else {
+    write(exchange.res, out, exchange.method === 'head', options.logger);
+  }
   options.written?.(exchange, out, performance.now() - exchange.started);
 }
 
@@ -173,11 +215,16 @@ function later(exchange: Exchange, answer: Promise<Outgoing>, options: RouteOpti
     .catch((err: unknown) => options.logger.warn({ err }, 'writing a response failed'));
 }
 
-/** Writes an answer; inside `res.cork()` unless in the handler's first tick (uWS corks that itself). */
-function write(res: HttpResponse, out: Outgoing, head: boolean, logger: Logger): void {
+/** The status line and headers of an answer. */
+function writeHead(res: HttpResponse, out: Outgoing): void {
   if (out.status !== 200) res.writeStatus(STATUS_LINE[out.status] ?? `${out.status} Error`); // uWS sends 200 OK by itself
   if (out.headers) for (const name in out.headers) res.writeHeader(name, out.headers[name]);
   if (out.cookies) for (const cookie of out.cookies) res.writeHeader('set-cookie', cookie);
+}
+
+/** Writes an answer; inside `res.cork()` unless in the handler's first tick (uWS corks that itself). */
+function write(res: HttpResponse, out: Outgoing, head: boolean, logger: Logger): void {
+  writeHead(res, out);
   if (out.file && head) {
     // endWithoutBody(length) aborts the process in this uWS build: the length is written as a header.
     res.writeHeader('content-length', String(out.file.size));
@@ -187,6 +234,69 @@ function write(res: HttpResponse, out: Outgoing, head: boolean, logger: Logger):
   // No body on these by definition (RFC 9110 §15.3.5, §15.4.5); Content-Length is not sent either.
   if (out.status === 204 || out.status === 304) return void res.endWithoutBody();
   res.end(out.body ?? '');
+}
+
+/**
+ * A streamed body (Outgoing.stream): chunks written corked as they come; after a chunk the socket
+ * did not take, the producer waits for uWS's writable event, and a client that takes nothing for
+ * the connection's stall time (`--http-stall-timeout`) is cut off.
+ */
+class Stream implements BodyStream {
+  closed = false;
+  private blocked = false;
+  private resume?: () => void;
+  private stop?: () => void;
+  private stall?: NodeJS.Timeout;
+
+  constructor(private readonly exchange: Exchange) {
+    exchange.res.onWritable(() => {
+      if (this.blocked) {
+        this.blocked = false;
+        clearTimeout(this.stall);
+        this.resume?.();
+      }
+      // Writing nothing here is success: the chunk uWS holds goes out with the next write or the end.
+      return true;
+    });
+    exchange.onAbort(() => this.close());
+  }
+
+  write(chunk: string | Buffer): boolean {
+    if (this.closed) return false;
+    let ok = true;
+    this.exchange.res.cork(() => (ok = this.exchange.res.write(chunk)));
+    if (!ok && !this.blocked) {
+      this.blocked = true;
+      this.stall = setTimeout(() => {
+        this.close();
+        this.exchange.res.close();
+      }, stallMsOf(this.exchange.res));
+      this.stall.unref();
+    }
+    return ok;
+  }
+
+  onWritable(resume: () => void): void {
+    this.resume = resume;
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.stall);
+    this.exchange.res.cork(() => this.exchange.res.end());
+  }
+
+  onClose(stop: () => void): void {
+    this.stop = stop;
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.stall);
+    this.stop?.();
+  }
 }
 
 /** Bytes read from disk at a time. */

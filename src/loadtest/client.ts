@@ -13,6 +13,8 @@ export interface LoadRequest {
   verb: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** The body's Content-Type (JSON when absent). */
+  contentType?: string;
   source?: { trackId: number; commontrackId: number; variant: string };
 }
 
@@ -74,7 +76,7 @@ export class TargetClient {
       done(outcome);
       if (this.outstanding === 0) for (const wake of this.drained.splice(0)) wake();
     };
-    const headers = request.body === undefined ? this.headers : { ...this.headers, 'content-type': 'application/json' };
+    const headers = request.body === undefined ? this.headers : { ...this.headers, 'content-type': request.contentType ?? 'application/json' };
     this.pool.dispatch(
       { path: request.path, method: request.verb, headers, body: request.body, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs },
       {

@@ -60,7 +60,21 @@ export function shellWords(line: string): { words: string[]; comment: string } {
   let i = 0;
   while (i < line.length) {
     const c = line[i];
-    if (c === "'") {
+    if (c === '$' && line[i + 1] === "'") {
+      // $'…' (bash's ANSI-C quoting): \n, \t, \\ and \' are the escapes the docs use.
+      let j = i + 2;
+      let s = '';
+      while (j < line.length && line[j] !== "'") {
+        if (line[j] === '\\') {
+          const e = line[++j];
+          s += e === 'n' ? '\n' : e === 't' ? '\t' : e;
+        } else s += line[j];
+        j++;
+      }
+      if (j >= line.length) throw new Error(`unclosed $' in: ${line}`);
+      word = (word ?? '') + s;
+      i = j + 1;
+    } else if (c === "'") {
       const end = line.indexOf("'", i + 1);
       if (end < 0) throw new Error(`unclosed ' in: ${line}`);
       word = (word ?? '') + line.slice(i + 1, end);
@@ -209,7 +223,7 @@ function curlRequest(example: Example, state: State): Request {
       if (i + 1 >= words.length) throw new Error(`${example.where}: ${w} needs a value`);
       return fill(words[++i], state, example.where);
     };
-    if (w === '-s' || w === '--silent' || w === '-S' || w === '-sS' || w === '-i' || w === '--include' || w === '-v') continue;
+    if (['-s', '--silent', '-S', '-sS', '-i', '--include', '-v', '-N', '--no-buffer', '-sN'].includes(w)) continue;
     else if (w === '-X' || w === '--request') req.method = next();
     else if (w === '-H' || w === '--header') {
       const h = next();
@@ -258,6 +272,7 @@ t.test('the docs hold example requests, including the ones the README walks thro
   t.ok(readme.some((e) => /matcher\.track\.get/.test(e.text)), 'the matcher example is among them');
   t.ok(EXAMPLES.some((d) => d.examples.some((e) => e.expect !== 200)), 'an error example is marked as one');
   t.same(shellWords(`curl -s 'a b' "c\\"d" e\\ f # error example: 404`), { words: ['curl', '-s', 'a b', 'c"d', 'e f'], comment: 'error example: 404' });
+  t.same(shellWords(`curl --data-binary $'{"a":"x\\\\ny"}\\n{"b":1}'`).words, ['curl', '--data-binary', '{"a":"x\\ny"}\n{"b":1}'], "$'…' quoting");
 });
 
 t.test('every example request in README.md and docs/*.md works on the demo catalog', async (t) => {

@@ -31,6 +31,8 @@ t.test('400 names the bad parameter, for every parameter of every method', async
   for (const method of METHODS.values()) {
     const shape = (method.params as z.ZodObject).shape as Record<string, z.ZodType>;
     for (const [name, schema] of Object.entries(shape)) {
+      // A batch's texts come in its NDJSON lines, not as `data` (test/http/batch.test.ts).
+      if (method.input === 'ndjson' && name === 'data') continue;
       const value = badValue(name, schema);
       t.ok(value !== undefined, `${method.name} ${name} refuses something`);
       const query = { apikey: s.keys.enterprise, track_id: 1, artist_id: 100, album_id: 1000, selected_language: 'it', lyrics_body: 'la la', feedback: 'wrong_lyrics', [name]: value! };

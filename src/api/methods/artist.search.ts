@@ -4,7 +4,7 @@
  * Exact names first, then relevance, then artist_rating.
  */
 import { z } from 'zod';
-import { defineMethod } from '../method.js';
+import { defineMethod, type PoolContext } from '../method.js';
 import { presentArtist } from '../present/artist.js';
 import { Artist } from '../resources.js';
 import { RefrainError } from '../../errors.js';
@@ -16,6 +16,7 @@ import { MAX_RESULT_WINDOW } from './track.search.js';
 export default defineMethod({
   name: 'artist.search',
   http: 'GET',
+  pool: 'artists',
   summary: 'Search artists by name, alias or name translation',
   cache: 'shared',
   params: z.object({
@@ -25,7 +26,7 @@ export default defineMethod({
   }),
   body: z.object({ artist_list: z.array(z.object({ artist: Artist })) }),
   statuses: [400, 503],
-  async handle(ctx, p) {
+  async handle(ctx: PoolContext, p) {
     const offset = (p.page - 1) * p.page_size;
     if (offset + p.page_size > MAX_RESULT_WINDOW) throw new RefrainError('bad_request', `page × page_size must stay within ${MAX_RESULT_WINDOW} results`);
     if (p.q_artist !== undefined && !kernel.normalizeName(p.q_artist)) throw new RefrainError('bad_request', 'q_artist holds no letters or digits to search for');

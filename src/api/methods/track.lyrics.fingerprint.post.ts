@@ -3,7 +3,7 @@
  * text contains, with `similarity` 0–100, the share of the text a lyric accounts for.
  */
 import { z } from 'zod';
-import { defineMethod } from '../method.js';
+import { defineMethod, type PoolContext } from '../method.js';
 import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
 import { intParam } from '../params.js';
@@ -34,6 +34,7 @@ const MAX_SIZE = 20;
 export default defineMethod({
   name: 'track.lyrics.fingerprint.post',
   http: 'POST',
+  pool: 'fingerprint',
   summary: 'Screen a text for lyrics: tracks whose lyrics it contains, ranked, with similarity 0–100 (enterprise plan)',
   plans: ['enterprise'],
   scope: 'fingerprint',
@@ -58,7 +59,7 @@ export default defineMethod({
   admitBody(ctx, bytes) {
     ctx.index.admitFingerprint(Math.min(bytes, ctx.options.maxFingerprintChars));
   },
-  async handle(ctx, p) {
+  async handle(ctx: PoolContext, p) {
     const limit = p.limit ?? p.size;
     if (limit > p.size) throw new RefrainError('bad_request', `limit must be between 1 and size (${p.size})`);
     const text = p.data.text;

@@ -4,7 +4,7 @@
  * `header.available` is the number of matches (of recordings with g_commontrack=1).
  */
 import { z } from 'zod';
-import { defineMethod } from '../method.js';
+import { defineMethod, type PoolContext } from '../method.js';
 import { presentTrack } from '../present/track.js';
 import { Track } from '../resources.js';
 import { RefrainError } from '../../errors.js';
@@ -25,6 +25,7 @@ const WORD_PARAMS: readonly WordParam[] = ['q', 'q_track', 'q_artist', 'q_lyrics
 export default defineMethod({
   name: 'track.search',
   http: 'GET',
+  pool: 'tracks',
   summary: 'Search tracks by title, artist, lyrics or writer words, with filters and sorts',
   cache: 'shared',
   params: z.object({
@@ -54,7 +55,7 @@ export default defineMethod({
   }),
   body: z.object({ track_list: z.array(z.object({ track: Track })) }),
   statuses: [400, 503],
-  async handle(ctx, p) {
+  async handle(ctx: PoolContext, p) {
     const offset = (p.page - 1) * p.page_size;
     if (offset + p.page_size > MAX_RESULT_WINDOW) throw new RefrainError('bad_request', `page × page_size must stay within ${MAX_RESULT_WINDOW} results`);
     const query: TrackQuery = {

@@ -1,11 +1,11 @@
 /** The Artist and Album resources, from stored records. */
 import type { AlbumRecord, ArtistRecord } from '../../catalog/records.js';
-import type { ApiContext } from '../method.js';
+import type { ApiContext, PoolContext } from '../method.js';
 import { slug } from '../../util/slug.js';
 
 const year = (date: string): string => (date.startsWith('0000') ? '' : date.slice(0, 4));
 
-export function presentArtist(ctx: ApiContext, a: ArtistRecord): Record<string, unknown> {
+export function presentArtist(ctx: Pick<PoolContext, 'links'>, a: ArtistRecord): Record<string, unknown> {
   return {
     artist_id: a.artist_id,
     artist_mbid: a.artist_mbid,

@@ -1,7 +1,10 @@
 /** The Track resource of the spec, from a stored track record, as seen by one caller. */
 import type { TrackRecord } from '../../catalog/records.js';
-import type { ApiContext } from '../method.js';
+import type { PoolContext } from '../method.js';
 import { isRestricted } from '../restrict.js';
+
+/** What presenting a track reads (an index worker's methods have it too). */
+export type PresentContext = Pick<PoolContext, 'works' | 'links' | 'country'>;
 
 export interface TrackView {
   /** Include `track_lyrics_translation_status` (track.search, matcher, track.get; not fingerprint). */
@@ -12,11 +15,11 @@ export interface TrackView {
  * A track's writer_list and publisher_list: its own (from the import), then those of the works
  * linked to its ISRC by work.post (one LMDB read; docs/api.md, work.post).
  */
-export function creditsOfTrack(ctx: ApiContext, t: TrackRecord): { writer_list: unknown[]; publisher_list: unknown[] } {
+export function creditsOfTrack(ctx: PresentContext, t: TrackRecord): { writer_list: unknown[]; publisher_list: unknown[] } {
   return ctx.works.creditsOfTrack(t);
 }
 
-export function presentTrack(ctx: ApiContext, t: TrackRecord, view: TrackView = { translationStatus: true }): Record<string, unknown> {
+export function presentTrack(ctx: PresentContext, t: TrackRecord, view: TrackView = { translationStatus: true }): Record<string, unknown> {
   const out: Record<string, unknown> = {
     track_id: t.track_id,
     track_mbid: t.track_mbid,

@@ -15,7 +15,7 @@ import { buildIndex, isCurrent, removeStaleGenerations } from './build.js';
 import { siblingModule } from '../../util/one-shot-worker.js';
 import { GenerationWatch } from './generations.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from '../store/layout.js';
-import { NEEDS_INDEX, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
+import { NEEDS_INDEX, type IndexQueries, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
 import type { FingerprintHit } from '../fingerprint/search.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
 import { TextIndex } from '../text/text-index.js';
@@ -59,8 +59,14 @@ const SEARCH_COST = 1000;
 const MATCH_CACHE_SIZE = 50_000;
 const costOf = (task: Task): number => (task.op === 'fingerprint' ? task.text.length : SEARCH_COST);
 
+/**
+ * Work for IndexService.call: the kind of task the queue estimates its run time by, and for a
+ * fingerprint its text's length in characters (at most: the body's bytes before it is parsed).
+ */
+export type CallKind = { kind: 'fingerprint'; chars: number } | { kind: 'tracks' | 'artists' };
+
 /** Emits `generation` (its number) after a new generation is swapped in. */
-export class IndexService extends EventEmitter {
+export class IndexService extends EventEmitter implements IndexQueries {
   private index!: LoadedIndex;
   /** What tasks carry of the current generation (computed once per generation). */
   private handle!: IndexHandle;
@@ -118,6 +124,11 @@ export class IndexService extends EventEmitter {
     return service;
   }
 
+  /** The pool's workers. */
+  get threads(): number {
+    return this.options.threads;
+  }
+
   get generation(): number {
     return this.index.manifest.generation;
   }
@@ -152,6 +163,17 @@ export class IndexService extends EventEmitter {
   }
 
   /**
+   * Runs `payload` in a pool worker through `module` (a file URL), which answers from the engines of
+   * the generation current now (worker.ts `enginesOf`), under the same queue, deadline and shedding
+   * as the index's own tasks: the API's methods that answer from the index run there whole, so the
+   * HTTP thread only authenticates, admits and writes (docs/design.md §2).
+   */
+  call(module: URL, kind: CallKind, payload: unknown): Promise<unknown> {
+    const cost = kind.kind === 'fingerprint' ? kind.chars : SEARCH_COST;
+    return this.run({ op: 'call', payload }, { module, kind: kind.kind, cost });
+  }
+
+  /**
    * The matcher's one entry point. A result of the current generation and catalog state comes from
    * the cache (`cached`); else the precise stage runs here (a few microseconds: cheaper than the
    * hand-off), the others in a worker when it finds nothing (or every stage there, when the precise
@@ -182,22 +204,26 @@ export class IndexService extends EventEmitter {
     await this.pool.destroy();
   }
 
-  private run(task: Task): Promise<TaskResult> {
+  /** `call`: the worker module answering a call task, and its kind and cost for the queue. */
+  private run(task: Task, call?: { module: URL; kind: string; cost: number }): Promise<TaskResult> {
     // Warming is no client's request: a worker still starting must not fail it, nor is it refused.
     const deadline = task.op === 'warm' ? Infinity : Date.now() + this.options.deadlineMs;
     // The handle of the generation named, even if another is swapped in before the task runs.
     const handle = this.handle;
     const envelope: TaskEnvelope = { generation: handle.id, deadline, task };
-    return this.queue.submit({ kind: task.op, cost: costOf(task), deadline, run: () => this.send(envelope, handle) });
+    const filename = call?.module.href;
+    return this.queue.submit({ kind: call?.kind ?? task.op, cost: call?.cost ?? costOf(task), deadline, run: () => this.send(envelope, handle, filename) });
   }
 
   /**
-   * Runs a task on a worker. A running task checks its deadline as it goes (and a worker refuses one
-   * already past it). A worker new to the generation asks for its handle once.
+   * Runs a task on a worker (through `filename`, a module other than the index worker's). A running
+   * task checks its deadline as it goes (and a worker refuses one already past it). A worker new to
+   * the generation asks for its handle once.
    */
-  private async send(envelope: TaskEnvelope, handle: IndexHandle): Promise<TaskResult> {
-    let result = (await this.pool.run(envelope)) as TaskResult | WireError;
-    if (result === NEEDS_INDEX) result = (await this.pool.run({ ...envelope, index: handle })) as TaskResult | WireError;
+  private async send(envelope: TaskEnvelope, handle: IndexHandle, filename?: string): Promise<TaskResult> {
+    const options = filename === undefined ? undefined : { filename };
+    let result = (await this.pool.run(envelope, options)) as TaskResult | WireError;
+    if (result === NEEDS_INDEX) result = (await this.pool.run({ ...envelope, index: handle }, options)) as TaskResult | WireError;
     if (!isWireError(result)) return result;
     const e = RefrainError.fromWire(result);
     throw e.code === 'deadline' ? this.queue.deadlineError() : e;

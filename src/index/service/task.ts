@@ -12,7 +12,13 @@ export type Task =
   | { op: 'tracks'; query: TrackQuery }
   | { op: 'artists'; query: ArtistQuery }
   /** `afterPrecise`: the main thread ran the precise stage and found nothing. */
-  | { op: 'match'; query: MatchQuery; afterPrecise?: boolean };
+  | { op: 'match'; query: MatchQuery; afterPrecise?: boolean }
+  /**
+   * Work of another module loaded in the pool's workers (IndexService.call), which queries the
+   * engines of the envelope's generation itself (worker.ts `enginesOf`): the API's methods that
+   * answer from the index run there whole.
+   */
+  | { op: 'call'; payload: unknown };
 
 /** What the pool's workers are started with. */
 export interface PoolWorkerData {
@@ -36,4 +42,14 @@ export interface TaskEnvelope {
 export const NEEDS_INDEX = 'needs-index';
 
 export type TaskResult = FingerprintHit[] | SearchResult | MatchResult | { warmed: true } | typeof NEEDS_INDEX;
+
+/**
+ * The index's queries as an API method asks them: on the main thread through the pool
+ * (IndexService), inside a pool worker straight from its engines.
+ */
+export interface IndexQueries {
+  fingerprint(text: string, size: number): FingerprintHit[] | Promise<FingerprintHit[]>;
+  searchTracks(query: TrackQuery): SearchResult | Promise<SearchResult>;
+  searchArtists(query: ArtistQuery): SearchResult | Promise<SearchResult>;
+}
 

@@ -46,17 +46,28 @@ export default function run(envelope: TaskEnvelope): TaskResult | WireError {
   }
 }
 
-function answer(envelope: TaskEnvelope): TaskResult {
-  // A task that waited in the queue past its deadline is not started: its client has its 503.
+/**
+ * The engines of a task's generation, with the catalog's read snapshot renewed; undefined when this
+ * worker holds no views of that generation yet (the task is answered NEEDS_INDEX and resent with
+ * them). Throws the deadline error for a task that waited past its deadline: its client has its 503.
+ */
+export function enginesOf(envelope: TaskEnvelope): { engines: Engines; catalog: Catalog } | undefined {
   if (Date.now() > envelope.deadline) throw pastDeadline();
   const e = enginesFor(envelope);
-  if (!e) return NEEDS_INDEX;
+  if (!e) return undefined;
   catalog!.refresh();
   const seq = catalog!.lastChange();
   if (seq !== cacheSeq) {
     lyrics!.clear();
     cacheSeq = seq;
   }
+  return { engines: e, catalog: catalog! };
+}
+
+function answer(envelope: TaskEnvelope): TaskResult {
+  const prepared = enginesOf(envelope);
+  if (!prepared) return NEEDS_INDEX;
+  const e = prepared.engines;
   const { task, deadline } = envelope;
   switch (task.op) {
     case 'warm':
@@ -69,5 +80,7 @@ function answer(envelope: TaskEnvelope): TaskResult {
       return e.text.artists(task.query, deadline);
     case 'match':
       return e.text.match(task.query, deadline, task.afterPrecise);
+    case 'call':
+      throw new RefrainError('internal', 'a call task is answered by the module it was sent to, not by the index worker');
   }
 }
