@@ -28,7 +28,7 @@ import type { ApiMethod } from './api/method.js';
 import { METHODS } from './api/registry.js';
 import { openapiDocument } from './api/openapi.js';
 import { ResponseCache } from './api/response-cache.js';
-import { apiRoute } from './api/route.js';
+import { apiRoute, POOL_WORKER } from './api/route.js';
 import { artistPage, sharePage, trackingPage } from './api/pages.js';
 import { loadOrCreateSecret } from './util/secret.js';
 import { mountOAuth, openOAuth, type OAuthStores } from './oauth/routes.js';
@@ -87,6 +87,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     queue: config.indexQueue,
     queueCost: config.indexQueueCost,
     deadlineMs: config.indexDeadlineMs,
+    preload: [POOL_WORKER],
   });
   const works = new WorkStore(catalog);
   const contributions = new ContributionStore(catalog, works);

@@ -82,6 +82,8 @@ export default async function answer(envelope: TaskEnvelope): Promise<PoolAnswer
     const state = enginesOf(envelope);
     if (!state) return NEEDS_INDEX;
     const { task, deadline } = envelope;
+    // Sent as the index is warmed (IndexService preload): this module is loaded now, not on a client's request.
+    if (task.op === 'warm') return { header: {}, headers: {}, body: new Uint8Array(0) };
     if (task.op !== 'call') throw new RefrainError('internal', `the API's pool module got a ${task.op} task`);
     const call = task.payload as PoolCall;
     const method = METHODS.get(call.method);

@@ -48,8 +48,8 @@ export interface ApiRouteDeps {
 }
 
 const PREFIX = '/ws/1.1/';
-/** The module the index workers run the pool methods with (ApiMethod.pool). */
-const POOL_WORKER = siblingModule(import.meta.url, 'pool-worker');
+/** The module the index workers run the pool methods with (ApiMethod.pool); they load it as they start. */
+export const POOL_WORKER = siblingModule(import.meta.url, 'pool-worker');
 const JSON_OUT: OutputFormat = { format: 'json', callback: '' };
 
 export function apiRoute(deps: ApiRouteDeps): (res: HttpResponse, req: HttpRequest) => void {

@@ -36,6 +36,11 @@ export interface IndexServiceOptions {
   deadlineMs: number;
   /** How often to look for a new generation or catalog changes, ms. */
   pollMs?: number;
+  /**
+   * Modules `call` sends tasks to: warmed with the index (a `warm` task each), so that no client's
+   * first request pays for loading them in a worker.
+   */
+  preload?: URL[];
 }
 
 const WORKER = siblingModule(import.meta.url, 'worker');
@@ -111,7 +116,7 @@ export class IndexService extends EventEmitter implements IndexQueries {
         options.logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
       }
       service.use(await loadGenerationAsync(currentGeneration(options.dataDir)!));
-      await service.warm();
+      await service.warm(true);
     } catch (e) {
       await service.pool.destroy();
       throw e;
@@ -235,8 +240,13 @@ export class IndexService extends EventEmitter implements IndexQueries {
     this.text = new TextIndex(index);
   }
 
-  private async warm(): Promise<void> {
-    await Promise.all(Array.from({ length: this.options.threads * 2 }, () => this.run({ op: 'warm' })));
+  /** `modules`: also the preload modules (at start; a new generation finds them loaded). */
+  private async warm(modules = false): Promise<void> {
+    const targets = [undefined, ...(modules ? (this.options.preload ?? []) : [])];
+    // A module's first warm task loads it (100+ ms): a kind of its own, so the queue's estimate of
+    // the index's warm tasks (and the wait it predicts for clients during a swap) stays theirs.
+    const warm = (module?: URL) => this.run({ op: 'warm' }, module && { module, kind: 'warm-module', cost: SEARCH_COST });
+    await Promise.all(targets.flatMap((module) => Array.from({ length: this.options.threads * 2 }, () => warm(module))));
   }
 
   /** Serves `next` from now on, once every worker has it warm. */
