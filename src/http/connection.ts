@@ -146,6 +146,14 @@ function install(res: Tracked, req: HttpRequest, limits: ConnectionLimits): void
   res.write = write;
 }
 
+/**
+ * Marks a response whose body is about to stream (before the cork that writes its head): reading
+ * stays paused until the body ends, so a request pipelined behind it waits in the socket.
+ */
+export function beginStream(res: HttpResponse): void {
+  (res as Tracked)._streaming = true;
+}
+
 /** Milliseconds a response may wait for a client that takes none of it (`--http-stall-timeout`). */
 export function stallMsOf(res: HttpResponse): number {
   return (res as Tracked)._stallMs ?? DEFAULT_STALL_MS;

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import { readBody } from './body.js';
 import { STATUS_LINE } from './status.js';
-import { stallMsOf } from './connection.js';
+import { beginStream, stallMsOf } from './connection.js';
 
 export interface Incoming {
   /** performance.now() when the request arrived. */
@@ -194,6 +194,7 @@ const NO_PARAMS: string[] = [];
 
 function send(exchange: Exchange, out: Outgoing, options: RouteOptions): void {
   if (out.stream) {
+    beginStream(exchange.res);
     exchange.watch();
     writeHead(exchange.res, out);
     out.stream(new Stream(exchange));
@@ -209,7 +210,9 @@ function later(exchange: Exchange, answer: Promise<Outgoing>, options: RouteOpti
   answer
     .catch((e: unknown) => options.fail(e, exchange))
     .then((out) => {
-      if (!exchange.aborted) exchange.res.cork(() => send(exchange, out, options));
+      if (exchange.aborted) return;
+      if (out.stream) beginStream(exchange.res);
+      exchange.res.cork(() => send(exchange, out, options));
     })
     // Writing fails only if the connection went away in between: log it, never crash on it.
     .catch((err: unknown) => options.logger.warn({ err }, 'writing a response failed'));

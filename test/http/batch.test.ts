@@ -148,3 +148,35 @@ t.test('a client that goes away mid-stream leaves the server answering', async (
   const r = await batch(ndjson(texts.slice(0, 20)));
   t.equal(r.lines.length, 20, 'the next batch is answered whole');
 });
+
+t.test('a request sent on the connection while a batch streams is answered after it, in order', async (t) => {
+  const texts = Array.from({ length: 120 }, (_, i) => ({ id: i, text: LONG[i % LONG.length].lyrics!.lyrics_body.slice(0, 250) }));
+  const body = ndjson(texts);
+  const port = Number(new URL(api.url).port);
+  const received = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    let sentSecond = false;
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`POST /ws/1.1/track.lyrics.fingerprint.batch.post?apikey=${api.keys.enterprise} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    });
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (!sentSecond) {
+        // The batch has begun answering: the next request arrives while it streams.
+        sentSecond = true;
+        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      }
+      if (text.includes('{"status":"ok"}')) {
+        socket.destroy();
+        resolve(text);
+      }
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+  const end = received.indexOf('\r\n0\r\n\r\n');
+  t.ok(end > 0, 'the batch ended');
+  t.ok(received.indexOf('HTTP/1.1 200 OK', end) > end, 'the second answer follows the end of the batch');
+  t.equal(received.split('\n').filter((l) => l.startsWith('{"id":')).length, texts.length, 'every line of the batch came');
+});
