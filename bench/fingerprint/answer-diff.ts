@@ -8,8 +8,9 @@
  * Per set: answers that differ at all; whose first answer is another track; the rank of the first
  * right answer (a track of `relevant`) better or worse, and recall@1; the first answer's evidence
  * (characters covered, longest passage) up or down; and how many first answers account for the
- * whole normalised query with one passage (covered = longest = its length). Then a few examples of
- * each kind of change.
+ * whole normalised query with one passage (covered = longest = its length); and how many first
+ * answers bench/quality's screening rule flags (on sets without right answers, false positives).
+ * Then a few examples of each kind of change.
  */
 import fs from 'node:fs';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
@@ -47,7 +48,12 @@ interface Row {
   evidenceDown: number;
   wholeBefore: number;
   wholeAfter: number;
+  flaggedBefore: number;
+  flaggedAfter: number;
 }
+/** bench/quality's screening rule (docs/fingerprint.md): a first answer this similar, or with a passage this long, flags the text. */
+const RULE = { similarity: 50, longest: 80 };
+const flagged = (x: Answer) => x.hits[0] !== undefined && (x.hits[0][2] >= RULE.similarity || x.hits[0][4] >= RULE.longest);
 const rows = new Map<string, Row>();
 const examples = new Map<string, string[]>();
 const example = (kind: string, line: string) => {
@@ -60,13 +66,15 @@ for (let i = 0; i < before.length; i++) {
   const b = before[i];
   const a = after[i];
   if (a.text !== b.text) throw new Error(`query ${i} is not the same query`);
-  const row = rows.get(b.set) ?? { queries: 0, differ: 0, firstChanged: 0, rankBetter: 0, rankWorse: 0, recallBefore: 0, recallAfter: 0, evidenceUp: 0, evidenceDown: 0, wholeBefore: 0, wholeAfter: 0 };
+  const row = rows.get(b.set) ?? { queries: 0, differ: 0, firstChanged: 0, rankBetter: 0, rankWorse: 0, recallBefore: 0, recallAfter: 0, evidenceUp: 0, evidenceDown: 0, wholeBefore: 0, wholeAfter: 0, flaggedBefore: 0, flaggedAfter: 0 };
   rows.set(b.set, row);
   row.queries++;
   const length = normalizeText(b.text).length;
   const whole = (x: Answer) => x.hits[0] !== undefined && x.hits[0][3] === length && x.hits[0][4] === length;
   if (whole(b)) row.wholeBefore++;
   if (whole(a)) row.wholeAfter++;
+  if (flagged(b)) row.flaggedBefore++;
+  if (flagged(a)) row.flaggedAfter++;
   const rb = rankOf(b);
   const ra = rankOf(a);
   if (rb === 1) row.recallBefore++;
@@ -78,6 +86,7 @@ for (let i = 0; i < before.length; i++) {
     row.firstChanged++;
     example('first answer changed', line);
   }
+  if ((a.relevant ?? []).length === 0 && flagged(a) !== flagged(b)) example(flagged(a) ? 'unrelated text newly flagged' : 'unrelated text no longer flagged', line);
   if (ra < rb) row.rankBetter++;
   if (ra > rb) {
     row.rankWorse++;
@@ -91,9 +100,9 @@ for (let i = 0; i < before.length; i++) {
     example('first answer with less evidence', line);
   }
 }
-console.log('| set | queries | answers differ | 1st answer another track | right answer ranked higher / lower | recall@1 before → after | 1st answer evidence up / down | 1st answer whole (covered = longest = length) before → after |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| set | queries | answers differ | 1st answer another track | right answer ranked higher / lower | recall@1 before → after | 1st answer evidence up / down | 1st answer whole (covered = longest = length) before → after | flagged by the screening rule before → after |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const [set, r] of rows) {
-  console.log(`| ${set} | ${r.queries} | ${r.differ} | ${r.firstChanged} | ${r.rankBetter} / ${r.rankWorse} | ${r.recallBefore} → ${r.recallAfter} | ${r.evidenceUp} / ${r.evidenceDown} | ${r.wholeBefore} → ${r.wholeAfter} |`);
+  console.log(`| ${set} | ${r.queries} | ${r.differ} | ${r.firstChanged} | ${r.rankBetter} / ${r.rankWorse} | ${r.recallBefore} → ${r.recallAfter} | ${r.evidenceUp} / ${r.evidenceDown} | ${r.wholeBefore} → ${r.wholeAfter} | ${r.flaggedBefore} → ${r.flaggedAfter} |`);
 }
 for (const [kind, list] of examples) console.log(`\n${kind}:\n${list.map((l) => `  ${l}`).join('\n')}`);

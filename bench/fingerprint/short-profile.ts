@@ -30,6 +30,7 @@ import { normalizeText } from '../../src/index/kernel/normalize.js';
 import { benchArgs } from '../lib/args.js';
 import { fingerprintQuerySets } from '../lib/index-bench.js';
 import { ROOT } from '../lib/paths.js';
+import { unrelatedPool } from '../quality/queries.js';
 
 const args = benchArgs({
   data: path.join(ROOT, 'bench/.data/quality-1000000/refrain'),
@@ -81,7 +82,17 @@ function allQueries(): { set: string; text: string; relevant: number[] }[] {
     ...excerpt.map((q) => ({ set: 'excerpt', text: q.text, relevant: [q.id] })),
     ...line.map((q) => ({ set: 'line', text: q.text, relevant: [q.id] })),
     ...short.map((q) => ({ set: 'short', text: q.text, relevant: [q.id] })),
+    ...unrelatedAll().map((text) => ({ set: 'unrelated-all', text, relevant: [] })),
   ];
+}
+
+/** Every unrelated text bench/quality screens (its screening of the whole pool), when the query set sits in a quality bench directory. */
+function unrelatedAll(): string[] {
+  const dir = path.dirname(args.quality);
+  const heldOut = path.join(dir, 'heldout.jsonl');
+  if (!fs.existsSync(heldOut)) return [];
+  const seed = Number(/seed(\d+)/.exec(path.basename(args.quality))?.[1] ?? 1);
+  return unrelatedPool({ dir, refrainData: args.data, marker: path.join(dir, 'catalog.json'), heldOut, lyricsTsv: path.join(dir, 'lyrics.tsv') }, seed).map((u) => u.text);
 }
 
 function stats(times: number[]) {

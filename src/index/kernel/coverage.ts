@@ -8,9 +8,14 @@
  * counts when it is long (`STRONG_RUN` grams, 10 characters) or when the run next to it lies on a
  * nearby diagonal close by in the query: a passage with typos is a chain of short runs on one
  * diagonal, while common strings shared by unrelated texts ("of the ") are short runs scattered
- * over the lyric. Where some run started elsewhere than at its gram's first occurrence, the runs
- * from the first occurrences are taken too (a choice for the longest run can cut a chain of short
- * ones): characters either counts are covered, and the longest passage is the longer of the two.
+ * over the lyric. A run too short to count on its own starts next to the run before it (its
+ * diagonal, close by in the query) where the lyric has its gram there, else at the gram's first
+ * occurrence: choosing, among the many places a common string occurs, the one going on longest
+ * would find chance neighbours for prose. Where some run started elsewhere than at its gram's first
+ * occurrence, the runs from the first occurrences are taken too (a choice for the longest run can
+ * cut a chain of short ones): characters either counts are covered, and the longest passage is the
+ * longer of the two. A lyric character accounts for one query character at most: a phrase the query
+ * repeats counts twice only where the lyric holds it twice.
  */
 import { GRAM, gramHashes, unspacedAt } from './grams.js';
 
@@ -31,6 +36,12 @@ const NEIGHBOUR_GAP = 24;
 export const STEPS_PER_GRAM = 4;
 /** The filter a lyric's grams are looked up in before the query's hash table (QueryGrams.filter): at least 2^12 entries, about 16 per query gram, at most 2^16. */
 const filterBits = (grams: number): number => Math.min(16, Math.max(12, Math.ceil(Math.log2(Math.max(1, grams) * 16))));
+
+/** Whether a lyric character in [from, to) already accounts for a query character. */
+function taken(used: Uint32Array, mark: number, from: number, to: number): boolean {
+  for (let c = from; c < to; c++) if (used[c] === mark) return true;
+  return false;
+}
 
 export interface CoverageResult {
   /** Query characters the lyric accounts for. */
@@ -65,8 +76,11 @@ export class QueryGrams {
   private lyricScratch = new Uint32Array(4096);
   /** Per lyric position holding a query gram: its next occurrence (-1: none). */
   private nextScratch = new Int32Array(4096);
-  /** Characters [start, end) of the counted runs of the last walk(), by start. */
+  /** Characters [start, end) and diagonal of the counted runs of the last walk(), by start. */
   private counted: number[] = [];
+  /** Lyric characters already accounting for a query character (== usedStamp). */
+  private lyricUsed = new Uint32Array(4096);
+  private usedStamp = 0;
   /** Whether the last walk() started a run elsewhere than at its gram's first occurrence. */
   private changed = false;
 
@@ -136,34 +150,71 @@ export class QueryGrams {
     // somewhere, also from the first occurrences (the runs before this change, which such a choice
     // may cut short): the characters either counts, the longer of their longest passages.
     const best = this.walk(lyricHashes, n, stamp, true);
-    if (!this.changed || best.longest === this.length) return best;
+    if (!this.changed || best === this.length) return { covered: this.account(this.counted, [], lyricHashes, n, stamp), longest: best };
     const bestRuns = this.counted;
     this.counted = [];
     const first = this.walk(lyricHashes, n, stamp, false);
     const runs = this.counted;
     this.counted = bestRuns;
+    return { covered: this.account(bestRuns, runs, lyricHashes, n, stamp), longest: Math.max(best, first) };
+  }
+
+  /**
+   * Query characters covered by the counted runs of one or two walks ([start, end, diagonal]
+   * triples by start), each lyric character accounting for one query character at most: a query
+   * repeating a phrase ("artificial intelligence … real intelligence") that the lyric holds once
+   * is that phrase once. A run whose place in the lyric an earlier run took is moved to another
+   * occurrence of the same grams where the lyric has one (a chorus sung twice in both).
+   */
+  private account(a: number[], b: number[], lyricHashes: Uint32Array, n: number, stamp: number): number {
+    if (this.lyricUsed.length < n + GRAM) this.lyricUsed = new Uint32Array((n + GRAM) * 2);
+    const used = this.lyricUsed;
+    const mark = ++this.usedStamp;
+    const next = this.nextScratch;
+    const { hashes } = this;
+    let steps = STEPS_PER_GRAM * (n + this.count);
     let covered = 0;
     let coveredEnd = -1;
-    for (let x = 0, y = 0; x < bestRuns.length || y < runs.length; ) {
-      let start: number;
-      let end: number;
-      if (y >= runs.length || (x < bestRuns.length && bestRuns[x] <= runs[y])) {
-        start = bestRuns[x];
-        end = bestRuns[x + 1];
-        x += 2;
+    for (let x = 0, y = 0; x < a.length || y < b.length; ) {
+      let r: number[];
+      let o: number;
+      if (y >= b.length || (x < a.length && a[x] <= b[y])) {
+        r = a;
+        o = x;
+        x += 3;
       } else {
-        start = runs[y];
-        end = runs[y + 1];
-        y += 2;
+        r = b;
+        o = y;
+        y += 3;
       }
-      if (start < coveredEnd) {
-        if (end > coveredEnd) covered += end - coveredEnd;
-      } else {
-        covered += end - start;
+      const start = r[o];
+      const end = r[o + 1];
+      if (end <= coveredEnd) continue;
+      const from = Math.max(start, coveredEnd);
+      let diagonal = r[o + 2];
+      if (taken(used, mark, from + diagonal, end + diagonal)) {
+        // Another occurrence of the run's grams, free.
+        const grams = end - GRAM + 1 - start;
+        const slot = this.slotOf[start];
+        for (let j = this.stamps[slot] === stamp ? this.positions[slot] : -1; j >= 0 && steps > 0; j = next[j]) {
+          if (j - start === diagonal || j + grams > n) continue;
+          let t = 1;
+          while (t < grams && lyricHashes[j + t] === hashes[start + t]) t++;
+          steps -= t;
+          if (t === grams && !taken(used, mark, from + j - start, end + j - start)) {
+            diagonal = j - start;
+            break;
+          }
+        }
       }
-      if (end > coveredEnd) coveredEnd = end;
+      for (let c = from; c < end; c++) {
+        if (used[c + diagonal] === mark) continue;
+        used[c + diagonal] = mark;
+        covered++;
+      }
+      coveredEnd = end;
     }
-    return { covered, longest: Math.max(best.longest, first.longest) };
+    return covered;
   }
 
   /**
@@ -172,7 +223,7 @@ export class QueryGrams {
    * matching the query longest (the first of those); what the counted ones cover, and their longest
    * passage.
    */
-  private walk(lyricHashes: Uint32Array, n: number, stamp: number, best: boolean): CoverageResult {
+  private walk(lyricHashes: Uint32Array, n: number, stamp: number, best: boolean): number {
     const { stamps, positions, hashes } = this;
     const next = this.nextScratch;
     const m = this.count;
@@ -190,7 +241,13 @@ export class QueryGrams {
         at = prev + 1;
       } else if (at >= 0 && steps > 0 && next[at] >= 0) {
         let longest = 0;
+        // The diagonal of the run before this one, when it ended close by in the query.
+        let lastDiagonal = NaN;
+        if (runStart >= 0 && i - runStart >= MIN_RUN) lastDiagonal = prev - (i - 1);
+        else if (runs.length > 0 && i - runs[runs.length - 2] <= NEIGHBOUR_GAP) lastDiagonal = runs[runs.length - 1];
+        let near = -1;
         for (let j = at; j >= 0; j = next[j]) {
+          if (near < 0 && Math.abs(j - i - lastDiagonal) <= DIAGONAL_SLACK) near = j;
           // Not longer unless it matches at the end of the longest so far.
           steps--;
           if (longest > 0 && (i + longest >= m || j + longest >= n || lyricHashes[j + longest] !== hashes[i + longest])) continue;
@@ -203,6 +260,8 @@ export class QueryGrams {
             if (i + k === m) break;
           }
         }
+        // A run that would not count on its own: next to the run before it, else at the first occurrence.
+        if (longest < (this.unspaced[i] === 1 ? STRONG_UNSPACED_RUN : STRONG_RUN)) at = near >= 0 ? near : positions[slot];
         if (at !== positions[slot]) this.changed = true;
       }
       if (runStart >= 0 && (at < 0 || at !== prev + 1)) {
@@ -218,9 +277,7 @@ export class QueryGrams {
     // they abut in the query, are not one passage of it.
     const counted = this.counted;
     counted.length = 0;
-    let covered = 0;
     let longest = 0;
-    let coveredEnd = -1;
     let passageStart = -1;
     let passageEnd = -1;
     let passageDiagonal = 0;
@@ -229,13 +286,7 @@ export class QueryGrams {
       const start = runs[r];
       const end = runs[r + 1] - 1 + GRAM;
       const diagonal = runs[r + 2];
-      counted.push(start, end);
-      if (start < coveredEnd) {
-        if (end > coveredEnd) covered += end - coveredEnd;
-      } else {
-        covered += end - start;
-      }
-      coveredEnd = Math.max(coveredEnd, end);
+      counted.push(start, end, diagonal);
       if (start <= passageEnd && Math.abs(diagonal - passageDiagonal) <= DIAGONAL_SLACK) {
         passageEnd = Math.max(passageEnd, end);
       } else {
@@ -245,7 +296,7 @@ export class QueryGrams {
       passageDiagonal = diagonal;
       if (passageEnd - passageStart > longest) longest = passageEnd - passageStart;
     }
-    return { covered, longest };
+    return longest;
   }
 
   /** Whether run r (an offset into runs) is long, or has a neighbour on a nearby diagonal. */

@@ -95,3 +95,39 @@ t.test('texts that repeat themselves: a query holding its chorus twice, and "na 
   // (Its 300 "na"s are not all tried: the "na na" may be found at one before the last, which "hey jude" follows.)
   t.ok(r.longest >= ' na na'.length + na.slice(6, 60).length, `longest ${r.longest}: at least the "na na"`);
 });
+
+t.test('a lyric passage accounts for one stretch of the query: a phrase the query repeats and the lyric holds once counts once', async (t) => {
+  t.same(new QueryGrams('hold on to me hold on to me hold on to me').coverage('hold on to me'), { covered: 'hold on to me'.length, longest: 'hold on to me'.length });
+  // Held twice, apart, in both: both count (the second is moved to the lyric's second one).
+  const lyric = normalizeText('the chorus line is here tonight\nsomething else entirely in the verse\nthe chorus line is here again');
+  const query = normalizeText('the chorus line is here and then the chorus line is here');
+  const r = new QueryGrams(query).coverage(lyric);
+  t.equal(r.covered, query.length - ' and then'.length + 1, `covered ${r.covered} of ${query.length}: both, less the words between`);
+});
+
+t.test('prose sharing everyday words with a lyric: no chance neighbours from choosing among their occurrences', async (t) => {
+  // A README paragraph against an unrelated text of the 1M quality catalog (a fortune), which the
+  // bench's screening flagged at 53% when short runs of common words started wherever the lyric
+  // went on longest ("every" … "in the" in "every vendor in the world" lie on nearby diagonals).
+  const paragraph = normalizeText('We welcome contributions from everyone in the community. Read below for a detailed contribution guide.');
+  const fortune = normalizeText(`On the other hand, the TCP camp also has a phrase for OSI people.
+There are lots of phrases.  My favorite is \`nitwit' -- and the rationale
+is the Internet philosophy has always been you have extremely bright,
+non-partisan researchers look at a topic, do world-class research, do
+several competing implementations, have a bake-off, determine what works
+best, write it down and make that the standard.
+The OSI view is entirely opposite.  You take written contributions
+from a much larger community, you put the contributions in a room of
+committee people with, quite honestly, vast political differences and all
+with their own political axes to grind, and four years later you get
+something out, usually without it ever having been implemented once.
+So the Internet perspective is implement it, make it work well,
+then write it down, whereas the OSI perspective is to agree on it, write
+it down, circulate it a lot and now we'll see if anyone can implement it
+after it's an international standard and every vendor in the world is
+committed to it.  One of those processes is backwards, and I don't think
+it takes a Lucasian professor of physics at Oxford to figure out which.`);
+  const r = new QueryGrams(paragraph).coverage(fortune);
+  t.ok(r.covered / paragraph.length < 0.45, `covered ${r.covered} of ${paragraph.length}`);
+  t.equal(r.longest, ' contributions '.length + 1, 'its longest passage is one word and its spaces');
+});
