@@ -30,6 +30,7 @@ import { normalizeText } from '../../src/index/kernel/normalize.js';
 import { benchArgs } from '../lib/args.js';
 import { fingerprintQuerySets } from '../lib/index-bench.js';
 import { ROOT } from '../lib/paths.js';
+import { benchPathsIn } from '../quality/catalog.js';
 import { unrelatedPool } from '../quality/queries.js';
 
 const args = benchArgs({
@@ -88,11 +89,10 @@ function allQueries(): { set: string; text: string; relevant: number[] }[] {
 
 /** Every unrelated text bench/quality screens (its screening of the whole pool), when the query set sits in a quality bench directory. */
 function unrelatedAll(): string[] {
-  const dir = path.dirname(args.quality);
-  const heldOut = path.join(dir, 'heldout.jsonl');
-  if (!fs.existsSync(heldOut)) return [];
+  const paths = benchPathsIn(path.dirname(args.quality));
+  if (!fs.existsSync(paths.heldOut)) return [];
   const seed = Number(/seed(\d+)/.exec(path.basename(args.quality))?.[1] ?? 1);
-  return unrelatedPool({ dir, refrainData: args.data, marker: path.join(dir, 'catalog.json'), heldOut, lyricsTsv: path.join(dir, 'lyrics.tsv') }, seed).map((u) => u.text);
+  return unrelatedPool(paths, seed).map((u) => u.text);
 }
 
 function stats(times: number[]) {

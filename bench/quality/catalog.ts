@@ -52,7 +52,11 @@ export interface BenchPaths {
 }
 
 export function benchPaths(tracks: number): BenchPaths {
-  const dir = path.join(DATA_DIR, `quality-${tracks}`);
+  return benchPathsIn(path.join(DATA_DIR, `quality-${tracks}`));
+}
+
+/** The files of a quality bench directory. */
+export function benchPathsIn(dir: string): BenchPaths {
   return {
     dir,
     refrainData: path.join(dir, 'refrain'),

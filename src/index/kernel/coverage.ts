@@ -220,8 +220,9 @@ export class QueryGrams {
   /**
    * The runs along the query: each gram where the run before it continues in the lyric, else (a run
    * starts) at its first occurrence, or when `best` at the occurrence from which the lyric goes on
-   * matching the query longest (the first of those); what the counted ones cover, and their longest
-   * passage.
+   * matching the query longest (the first of those; a run too short to count alone next to the run
+   * before it, else at the first occurrence). Leaves the counted runs in `counted` (account() sums
+   * what they cover) and returns their longest passage.
    */
   private walk(lyricHashes: Uint32Array, n: number, stamp: number, best: boolean): number {
     const { stamps, positions, hashes } = this;
