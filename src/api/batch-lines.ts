@@ -5,6 +5,6 @@ import { STATUS } from './respond.js';
 /** `{"id", "status_code", "hint", "track_list": []}` and a newline, for an error of one text. */
 export function batchErrorLine(id: string | number | null, e: unknown): string {
   const error = e instanceof RefrainError ? e : new RefrainError('internal', 'internal error');
-  const hint = error.code === 'deadline' || error.code === 'busy' ? `the server is busy (${error.hint}): this text was not screened; send it again` : error.hint;
+  const hint = error.code === 'busy' ? `this text was not screened (${error.hint}); send it again` : error.hint;
   return `${JSON.stringify({ id, status_code: STATUS[error.code], hint, track_list: [] })}\n`;
 }

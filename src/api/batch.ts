@@ -2,9 +2,10 @@
  * Batch screening (track.lyrics.fingerprint.batch.post; docs/api.md, "Batch screening"): the body's
  * lines are read here, the texts sent to the index workers a few at a time, CHUNK_TEXTS per task (one
  * hand-off for many texts), and each task's lines written to the client as it finishes. Nothing grows
- * without bound: at most IN_FLIGHT tasks of a batch run or wait at once, and while the client takes
- * nothing of what was written, no further task is sent (a client that stops reading stops the work;
- * one gone away ends it). Every text counts against the caller's quota and rate before it is sent.
+ * without bound: at most `BatchRun.inFlight` tasks of a batch run or wait at once, and while the
+ * client has not taken what was written, no further task is sent (what the running ones answer waits
+ * in the stream: src/http/stream.ts); a client that stops reading stops the work, one gone away ends
+ * it. Every text counts against the caller's quota and rate when it is sent, and only then.
  */
 import type { BodyStream } from '../http/route.js';
 import { RefrainError } from '../errors.js';
@@ -67,9 +68,15 @@ export interface BatchRun {
   screen: (texts: BatchText[]) => Promise<PoolAnswer>;
   /** Tasks of one batch running or waiting at once. */
   inFlight: number;
+  /** Logs a task's failure that is not a refusal (its texts are answered 500). */
+  log: (e: unknown) => void;
 }
 
-/** Screens a batch's texts, writing each task's lines to `body` as it finishes, then ends it. */
+/**
+ * Screens a batch's texts, writing each task's lines to `body` as it finishes, then ends it. When
+ * the pool refuses a task as busy (its queue is full, or the task would miss its deadline), nothing
+ * more is sent: the texts not sent yet are answered 503 without being charged, to be sent again.
+ */
 export function streamBatch(body: BodyStream, batch: ParsedBatch, run: BatchRun): void {
   const { texts } = batch;
   let next = 0;
@@ -77,26 +84,38 @@ export function streamBatch(body: BodyStream, batch: ParsedBatch, run: BatchRun)
   /** The client has not taken what was written: no task is sent until it has. */
   let waiting = false;
   let stopped = false;
+  /** The pool's refusal, once it refused a task: the texts not sent are answered with it. */
+  let busy: RefrainError | undefined;
   const write = (lines: string) => {
     if (lines !== '' && !body.write(lines)) waiting = true;
   };
+  const failed = (chunk: BatchText[], e: unknown) => {
+    if (e instanceof RefrainError) {
+      if (e.code === 'busy') busy ??= e;
+    } else run.log(e);
+    write(chunk.map((t) => batchErrorLine(t.id, e)).join(''));
+  };
   const pump = () => {
-    while (!stopped && !waiting && running < run.inFlight && next < texts.length) {
+    while (!stopped && !busy && !waiting && running < run.inFlight && next < texts.length) {
       const chunk = take();
       if (chunk.length === 0) continue;
       running++;
       run.screen(chunk).then(
         (answer) => write(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).toString('utf8')),
-        (e: unknown) => write(chunk.map((t) => batchErrorLine(t.id, e)).join('')),
+        (e: unknown) => failed(chunk, e),
       ).finally(() => {
         running--;
         pump();
       });
     }
-    if (!stopped && running === 0 && next >= texts.length) {
-      stopped = true;
-      body.end();
+    if (stopped || running > 0 || (next < texts.length && !busy)) return;
+    if (busy) {
+      const refusal = busy;
+      write(texts.slice(next).map((t) => batchErrorLine(t.id, refusal)).join(''));
+      next = texts.length;
     }
+    stopped = true;
+    body.end();
   };
   /** The next texts, each admitted against the quota (those refused are answered here). */
   const take = (): BatchText[] => {

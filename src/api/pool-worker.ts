@@ -49,6 +49,8 @@ export interface PoolAnswer {
   header: Record<string, unknown>;
   headers: Record<string, string>;
   body: Uint8Array;
+  /** A batch's texts answered 503 because the task's deadline passed (counted as the single method's are). */
+  late?: number;
 }
 
 const encoder = new TextEncoder();
@@ -56,13 +58,14 @@ let works: { catalog: Catalog; store: WorkStore } | undefined;
 let links: PageLinks | undefined;
 
 /** A batch's lines, each `{"id", "status_code", "hint"?, "track_list"}` and a newline: what the method answers for its text. */
-async function screenLines(method: ApiMethod, ctx: PoolContext, input: MethodInput, lines: BatchText[]): Promise<string> {
+async function screenLines(method: ApiMethod, ctx: PoolContext, input: MethodInput, lines: BatchText[]): Promise<{ out: string; late: number }> {
   let out = '';
-  let late: RefrainError | undefined;
+  let late = 0;
   for (const { id, text } of lines) {
     // Past the deadline the texts left are not started: they are answered 503, to be sent again.
-    if (late) {
-      out += batchErrorLine(id, late);
+    if (late > 0) {
+      late++;
+      out += batchErrorLine(id, LATE);
       continue;
     }
     try {
@@ -70,12 +73,15 @@ async function screenLines(method: ApiMethod, ctx: PoolContext, input: MethodInp
       out += `${JSON.stringify({ id, status_code: 200, track_list: body.track_list })}\n`;
     } catch (e) {
       if (!(e instanceof RefrainError)) throw e;
-      if (e.code === 'deadline') late = e;
-      out += batchErrorLine(id, e);
+      if (e.code === 'deadline') late++;
+      out += batchErrorLine(id, e.code === 'deadline' ? LATE : e);
     }
   }
-  return out;
+  return { out, late };
 }
+
+/** What a batch's text gets when its task's deadline passed before it was screened. */
+const LATE = new RefrainError('busy', 'system busy: the texts sent with this one took its task past the deadline; retry in a moment');
 
 export default async function answer(envelope: TaskEnvelope): Promise<PoolAnswer | WireError | typeof NEEDS_INDEX> {
   try {
@@ -107,7 +113,10 @@ export default async function answer(envelope: TaskEnvelope): Promise<PoolAnswer
       header: {},
       headers: {},
     };
-    if (call.lines) return { header: {}, headers: {}, body: encoder.encode(await screenLines(method, ctx, call.input, call.lines)) };
+    if (call.lines) {
+      const { out, late } = await screenLines(method, ctx, call.input, call.lines);
+      return { header: {}, headers: {}, body: encoder.encode(out), late };
+    }
     const body = await invoke(method, ctx, call.input);
     return { header: ctx.header, headers: ctx.headers, body: encoder.encode(JSON.stringify(body)) };
   } catch (e) {

@@ -274,9 +274,12 @@ function runBatch(call: Call, method: ApiMethod, ctx: ApiContext, bodyInFlight?:
         screen: async (lines) => {
           const chars = lines.reduce((n, l) => n + Math.min(l.text.length, ctx.options.maxFingerprintChars), 0);
           const payload: PoolCall = { ...pool, method: method.name, input: { query }, lines };
-          return (await deps.index.call(POOL_WORKER, { kind: 'fingerprint', chars }, payload)) as PoolAnswer;
+          const answer = (await deps.index.call(POOL_WORKER, { kind: 'fingerprint', chars }, payload)) as PoolAnswer;
+          if (answer.late) deps.index.countDeadline(answer.late);
+          return answer;
         },
         inFlight: deps.index.threads,
+        log: (err) => deps.logger.error({ err, method: method.name }, 'a batch task failed'),
       };
       const head = finish(call, { status: 200, header: {}, body: [], headers: {} });
       return { status: head.status, headers: { ...head.headers, 'content-type': 'application/x-ndjson; charset=utf-8' }, stream: (body) => streamBatch(body, batch, run) };

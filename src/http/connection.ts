@@ -9,10 +9,10 @@
  *   client reads. A connection then carries at most one unsent response beyond its kernel buffer:
  *   uWS refuses (closes) a connection that sends another request while a response is still pending.
  *   A response the client takes nothing of for `stallMs` closes the connection.
- * - Streamed bodies (`write`, chunked encoding: the batch screening method) are written chunk by
- *   chunk as the writer produces them; a chunk the socket does not take makes `write` return false
- *   and the writer waits for the client (route.ts `BodyStream`) before producing more, so the bound
- *   above holds; reading stays paused until the stream ends.
+ * - Streamed bodies (`write`, chunked encoding: the batch screening method) go through
+ *   stream.ts, which hands uWS a chunk only once it has sent what it kept of the previous one,
+ *   and holds what the writer had in flight meanwhile: bounded by what the writer runs at once,
+ *   not by the length of the answer. Reading stays paused until the stream ends.
  * - In-order answers to requests pipelined behind an asynchronous one. uWS closes a connection
  *   whose next request arrives while an answer is pending (it does not queue them); reading is
  *   paused while an asynchronous answer is computed, so a request sent meanwhile waits in the socket
@@ -106,8 +106,7 @@ function cork(this: Tracked, cb: () => void): HttpResponse {
 
 /**
  * A chunk of a streamed body (chunked encoding). uWS keeps what the socket does not take and
- * returns false: the writer (route.ts `BodyStream`) then waits for the client before writing more,
- * so a connection holds at most one chunk beyond its kernel buffer here too.
+ * returns false: stream.ts then queues what comes next until uWS has sent what it kept.
  */
 function write(this: Tracked, chunk: RecognizedString): boolean {
   this._streaming = true;

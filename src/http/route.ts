@@ -20,6 +20,9 @@ import { pathAndQuery, type HttpRequest, type HttpResponse } from './uws.js';
 import { readBody } from './body.js';
 import { STATUS_LINE } from './status.js';
 import { beginStream, stallMsOf } from './connection.js';
+import { ResponseStream, type BodyStream } from './stream.js';
+
+export type { BodyStream } from './stream.js';
 
 export interface Incoming {
   /** performance.now() when the request arrived. */
@@ -62,26 +65,6 @@ export interface Outgoing {
    * called once with the stream to write it to.
    */
   stream?: (body: BodyStream) => void;
-}
-
-/**
- * A streamed body, as its producer sees it. Every call may come at any time (it corks itself);
- * nothing is written once the client went away.
- */
-export interface BodyStream {
-  /**
-   * Sends a chunk. False when the client is not taking them as fast as they come: produce nothing
-   * more until `onWritable`'s callback runs (the chunk itself is sent; nothing is lost).
-   */
-  write(chunk: string | Buffer): boolean;
-  /** Called each time the client has taken what was waiting, after a `write` returned false. */
-  onWritable(resume: () => void): void;
-  /** Ends the body. */
-  end(): void;
-  /** Called once if the client goes away (or stalls: see `--http-stall-timeout`) before the end. */
-  onClose(stop: () => void): void;
-  /** The client went away. */
-  readonly closed: boolean;
 }
 
 export type Handler = (incoming: Incoming) => Outgoing | Promise<Outgoing>;
@@ -197,7 +180,7 @@ function send(exchange: Exchange, out: Outgoing, options: RouteOptions): void {
     beginStream(exchange.res);
     exchange.watch();
     writeHead(exchange.res, out);
-    out.stream(new Stream(exchange));
+    out.stream(new ResponseStream(exchange.res, (stop) => exchange.onAbort(stop), stallMsOf(exchange.res)));
   } else {
     write(exchange.res, out, exchange.method === 'head', options.logger);
   }
@@ -237,69 +220,6 @@ function write(res: HttpResponse, out: Outgoing, head: boolean, logger: Logger):
   // No body on these by definition (RFC 9110 §15.3.5, §15.4.5); Content-Length is not sent either.
   if (out.status === 204 || out.status === 304) return void res.endWithoutBody();
   res.end(out.body ?? '');
-}
-
-/**
- * A streamed body (Outgoing.stream): chunks written corked as they come; after a chunk the socket
- * did not take, the producer waits for uWS's writable event, and a client that takes nothing for
- * the connection's stall time (`--http-stall-timeout`) is cut off.
- */
-class Stream implements BodyStream {
-  closed = false;
-  private blocked = false;
-  private resume?: () => void;
-  private stop?: () => void;
-  private stall?: NodeJS.Timeout;
-
-  constructor(private readonly exchange: Exchange) {
-    exchange.res.onWritable(() => {
-      if (this.blocked) {
-        this.blocked = false;
-        clearTimeout(this.stall);
-        this.resume?.();
-      }
-      // Writing nothing here is success: the chunk uWS holds goes out with the next write or the end.
-      return true;
-    });
-    exchange.onAbort(() => this.close());
-  }
-
-  write(chunk: string | Buffer): boolean {
-    if (this.closed) return false;
-    let ok = true;
-    this.exchange.res.cork(() => (ok = this.exchange.res.write(chunk)));
-    if (!ok && !this.blocked) {
-      this.blocked = true;
-      this.stall = setTimeout(() => {
-        this.close();
-        this.exchange.res.close();
-      }, stallMsOf(this.exchange.res));
-      this.stall.unref();
-    }
-    return ok;
-  }
-
-  onWritable(resume: () => void): void {
-    this.resume = resume;
-  }
-
-  end(): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearTimeout(this.stall);
-    this.exchange.res.cork(() => this.exchange.res.end());
-  }
-
-  onClose(stop: () => void): void {
-    this.stop = stop;
-  }
-
-  private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearTimeout(this.stall);
-    this.stop?.();
-  }
 }
 
 /** Bytes read from disk at a time. */

@@ -103,6 +103,7 @@ t.test('a request wrong as a whole gets the envelope, before anything is screene
     ['too many lines', await batch(ndjson(Array.from({ length: 1001 }, (_, i) => ({ id: i, text: 'a b c' })))), 400, /at most 1,000 texts; this one has 1,001/],
     ['not NDJSON', await batch(one, {}, api.keys.enterprise, 'application/json'), 400, /the body must be NDJSON/],
     ['bad size', await batch(one, { size: 99 }), 400, /size/],
+    ['limit above size', await batch(one, { size: 3, limit: 4 }), 400, /^limit must be between 1 and size \(3\)$/],
     ['basic plan', await batch(one, {}, api.keys.basic), 403, /needs the enterprise plan \(this caller has the basic plan\)/],
   ];
   for (const [name, r, status, hint] of cases) {
@@ -180,3 +181,49 @@ t.test('a request sent on the connection while a batch streams is answered after
   t.ok(received.indexOf('HTTP/1.1 200 OK', end) > end, 'the second answer follows the end of the batch');
   t.equal(received.split('\n').filter((l) => l.startsWith('{"id":')).length, texts.length, 'every line of the batch came');
 });
+
+t.test('a client reading slowly gets every line of a large batch', async (t) => {
+  const texts = Array.from({ length: 1000 }, (_, i) => ({ id: i, text: LONG[i % LONG.length].lyrics!.lyrics_body.slice(i % 50, 250 + (i % 50)) }));
+  const body = ndjson(texts);
+  const port = Number(new URL(api.url).port);
+  const received = await new Promise<string>((resolve, reject) => {
+    const parts: Buffer[] = [];
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`POST /ws/1.1/track.lyrics.fingerprint.batch.post?apikey=${api.keys.enterprise}&size=20 HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      // Nothing read at first: the kernel's buffers stay small and fill.
+      socket.pause();
+      setTimeout(() => socket.resume(), 300).unref();
+    });
+    // One read every few milliseconds: the server's writes find the socket full again and again.
+    socket.on('data', (chunk: Buffer) => {
+      parts.push(chunk);
+      if (chunk.includes('\r\n0\r\n\r\n')) {
+        socket.destroy();
+        return resolve(Buffer.concat(parts).toString('utf8'));
+      }
+      socket.pause();
+      setTimeout(() => socket.resume(), 5).unref();
+    });
+    socket.on('close', () => resolve(Buffer.concat(parts).toString('utf8')));
+    socket.on('error', reject);
+  });
+  const head = received.indexOf('\r\n\r\n');
+  t.match(received.slice(0, head), /transfer-encoding: chunked/i);
+  const lines = dechunk(Buffer.from(received.slice(head + 4))).split('\n').filter(Boolean);
+  t.equal(lines.length, texts.length, 'one line per text');
+  t.equal(new Set(lines.map((l) => (JSON.parse(l) as Line).id)).size, texts.length, 'every text has its line');
+});
+
+/** A chunked body's bytes (RFC 9112 §7.1): chunk sizes and their line ends taken out. */
+function dechunk(bytes: Buffer): string {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const eol = bytes.indexOf('\r\n', at);
+    const size = parseInt(bytes.subarray(at, eol).toString('latin1'), 16);
+    if (!(size > 0)) break;
+    parts.push(bytes.subarray(eol + 2, eol + 2 + size));
+    at = eol + 2 + size + 2;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}

@@ -42,6 +42,9 @@ export default defineMethod({
     size: intParam(1, MAX_SIZE).default(10).describe('lyric candidates considered, 1–20'),
     limit: intParam(1, MAX_SIZE).optional().describe('tracks returned, 1–size (default size)'),
     data: z.object({ text: z.string('must be a string') }, 'is required: send {"data":{"text":"…"}}'),
+  }).superRefine((p, ctx) => {
+    // A schema rule, so a batch refuses it once for the whole request rather than once per text.
+    if (p.limit !== undefined && p.limit > p.size) ctx.addIssue({ code: 'custom', path: ['limit'], message: `must be between 1 and size (${p.size})`, input: p.limit });
   }),
   body: z.object({
     track_list: z.array(
@@ -61,7 +64,6 @@ export default defineMethod({
   },
   async handle(ctx: PoolContext, p) {
     const limit = p.limit ?? p.size;
-    if (limit > p.size) throw new RefrainError('bad_request', `limit must be between 1 and size (${p.size})`);
     const text = p.data.text;
     const max = ctx.options.maxFingerprintChars;
     if (text.trim() === '') throw new RefrainError('bad_request', 'data.text is empty');

@@ -155,6 +155,11 @@ export class IndexService extends EventEmitter implements IndexQueries {
     this.queue.check('fingerprint', chars);
   }
 
+  /** Counts `n` texts of a batch task answered 503 because the task's deadline passed (metrics). */
+  countDeadline(n: number): void {
+    this.queue.countDeadline(n);
+  }
+
   fingerprint(text: string, size: number): Promise<FingerprintHit[]> {
     return this.run({ op: 'fingerprint', text, size }) as Promise<FingerprintHit[]>;
   }

@@ -83,6 +83,11 @@ export class WorkQueue {
     return new RefrainError('busy', `system busy: the query did not finish within ${this.options.deadlineMs} ms; retry in a moment`, { 'Retry-After': '1' });
   }
 
+  /** Counts `n` answers cut by their deadline inside a task that finished (a batch's texts left unscreened). */
+  countDeadline(n: number): void {
+    this.counts.rejectedDeadline += n;
+  }
+
   /** Estimated run time of a task, from what tasks of its kind took. */
   estimate(kind: string, cost: number): number {
     return (this.msPerCost.get(kind) ?? PRIOR_MS_PER_COST) * Math.max(cost, 1);
