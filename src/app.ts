@@ -20,7 +20,7 @@ import { WorkStore } from './works/store.js';
 import { ContributionStore } from './contributions/store.js';
 import { IndexService } from './index/service/pool.js';
 import { KeyStore } from './auth/keys.js';
-import { Usage } from './auth/usage.js';
+import { DEFAULT_USAGE_SLOTS, Usage, UsageTable } from './auth/usage.js';
 import { Hits } from './auth/hits.js';
 import { Guard } from './api/guard.js';
 import { Links } from './api/links.js';
@@ -92,7 +92,6 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const works = new WorkStore(catalog);
   const contributions = new ContributionStore(catalog, works);
   const keys = new KeyStore(catalog.root);
-  const usage = new Usage(catalog.root);
   const hits = new Hits(catalog.root, { windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries }, clock);
   const oauth = await openOAuth(catalog.root, config.data, clock, {
     signinTtlMs: config.oauthSigninTtl * 1000,
@@ -100,6 +99,8 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     loginAttempts: config.oauthLoginAttempts,
     loginWindowMs: config.oauthLoginWindow * 1000,
   });
+  // A slot per key and OAuth client that makes requests; room for four times those that exist now.
+  const usage = new Usage(catalog.root, UsageTable.create(Math.max(DEFAULT_USAGE_SLOTS, 4 * (keys.list().length + oauth.clients.list().length))));
   const metrics = new Metrics();
   metrics.watchIndex(() => index.stats);
   const methods = new Map(METHODS);
