@@ -28,6 +28,7 @@ import type { ApiMethod } from './api/method.js';
 import { METHODS } from './api/registry.js';
 import { openapiDocument } from './api/openapi.js';
 import { ResponseCache } from './api/response-cache.js';
+import { CATALOG, Epochs, KEYS } from './util/epochs.js';
 import { apiRoute, POOL_WORKER } from './api/route.js';
 import { artistPage, sharePage, trackingPage } from './api/pages.js';
 import { loadOrCreateSecret } from './util/secret.js';
@@ -106,10 +107,20 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const methods = new Map(METHODS);
   for (const m of options.extraMethods ?? []) methods.set(m.name, m);
 
-  const cache = new ResponseCache(config.responseCache, config.responseCacheTtl * 1000, () => {
-    catalog.refresh();
-    return catalog.lastChange();
-  });
+  // The caches' epochs (src/util/epochs.ts), bumped here when keys or the catalog change.
+  const epochs = new Epochs();
+  const polls = [
+    epochs.poll(KEYS, () => {
+      catalog.refresh();
+      return keys.version();
+    }, 1000),
+    epochs.poll(CATALOG, () => {
+      catalog.refresh();
+      return catalog.lastChange();
+    }, 250),
+  ];
+  const stopPolls = () => polls.forEach((p) => p.close());
+  const cache = new ResponseCache(config.responseCache, config.responseCacheTtl * 1000, epochs.watch(CATALOG));
   let ready = false;
   let url = config.publicUrl?.replace(/\/$/, '') ?? '';
   const listening = await listen(
@@ -139,7 +150,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       const guard = new Guard(keys, () => catalog.refresh(), { tokens, clients: oauth.clients }, {
         unknownKeyEntries: config.unknownKeyCache,
         unknownKeyBytes: config.unknownKeyCacheBytes,
-      });
+      }, epochs.watch(KEYS));
       routes.any(
         '/ws/1.1/*',
         apiRoute({
@@ -169,7 +180,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     },
   ).catch(async (e: unknown) => {
     // Nothing may keep the process alive after a failed start: the pool's threads, the watchers.
-    cache.close();
+    stopPolls();
     await index.close();
     await catalog.close();
     throw e;
@@ -187,15 +198,15 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   return {
     port, url, catalog, works, contributions, index, keys, usage, hits, feeds,
     oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, sessions: oauth.sessions, tokens },
-    refreshKeys: () => guard.checkVersion(),
-    refreshCatalog: () => cache.checkVersion(),
+    refreshKeys: () => polls[0].check(),
+    refreshCatalog: () => polls[1].check(),
     async close() {
       if (closed) return;
       closed = true;
       ready = false;
       clearInterval(flusher);
       guard.close();
-      cache.close();
+      stopPolls();
       await feeds.close();
       await index.close();
       listening.close();

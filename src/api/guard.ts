@@ -11,7 +11,8 @@ import { isKeyShaped, KEY_SHAPE_HINT, type KeyRecord, type KeyStore } from '../a
 import type { ClientStore } from '../oauth/clients.js';
 import type { AccessClaims, TokenService } from '../oauth/tokens.js';
 import type { ApiScope } from '../oauth/scopes.js';
-import { watchVersion, type VersionWatch } from '../util/version-watch.js';
+import { Epochs, KEYS, type EpochWatch } from '../util/epochs.js';
+import type { VersionWatch } from '../util/version-watch.js';
 
 /**
  * The caller of an API method: an API key's record, or for a token the record of its client (plan,
@@ -96,31 +97,35 @@ export class Guard {
   private known = new Map<string, KeyRecord>();
   /** Unknown and revoked keys; exposed for tests and metrics. */
   readonly unknown: UnknownKeys;
-  private readonly watch: VersionWatch;
+  /** Moves when a key or client changed (the `KEYS` epoch); then the caches go. */
+  private readonly keysChanged: EpochWatch;
+  /** The poll bumping that epoch, when this guard runs its own. */
+  private readonly poll?: VersionWatch;
   /** Parsed scope strings, shared by every principal with the same scope. */
   private readonly scopeSets = new Map<string, ReadonlySet<string>>();
 
+  /**
+   * `refresh` makes this thread's reads see the latest commit. `keysChanged` follows the `KEYS`
+   * epoch the server's owner bumps (src/util/epochs.ts); without it the guard polls the key store's
+   * version itself, every second.
+   */
   constructor(
     private readonly keys: KeyStore,
-    refresh: () => void,
+    private readonly refresh: () => void,
     private readonly bearer?: BearerAuth,
     limits: GuardLimits = DEFAULT_GUARD_LIMITS,
+    keysChanged?: EpochWatch,
   ) {
     this.unknown = new UnknownKeys(limits);
-    const read = () => {
-      refresh();
-      return keys.version();
-    };
-    const drop = () => {
-      this.known = new Map();
-      this.unknown.clear();
-    };
-    this.watch = watchVersion(read, drop, 1000);
-  }
-
-  /** Drop cached keys if any key changed since the last look. */
-  checkVersion(): void {
-    this.watch.check();
+    if (keysChanged) this.keysChanged = keysChanged;
+    else {
+      const epochs = new Epochs();
+      this.keysChanged = epochs.watch(KEYS);
+      this.poll = epochs.poll(KEYS, () => {
+        refresh();
+        return keys.version();
+      }, 1000);
+    }
   }
 
   /**
@@ -138,6 +143,11 @@ export class Guard {
     // A string that no key can be is refused before it is hashed, read or cached: a flood of long
     // or odd keys costs nothing but the request.
     if (!isKeyShaped(apikey)) throw new RefrainError('unauthorized', KEY_SHAPE_HINT);
+    if (this.keysChanged.moved()) {
+      this.refresh();
+      this.known = new Map();
+      this.unknown.clear();
+    }
     const cached = this.known.get(apikey);
     if (cached) return cached;
     if (this.unknown.has(apikey)) throw invalidKey();
@@ -152,7 +162,7 @@ export class Guard {
   }
 
   close(): void {
-    this.watch.close();
+    this.poll?.close();
   }
 
   private fromToken(authorization: string): Principal | Promise<Principal> {

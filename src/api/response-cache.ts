@@ -3,13 +3,15 @@
  * Popular tracks make API traffic Zipf-shaped, so most lookups repeat; a hit skips the LMDB reads,
  * the presenters and the body's JSON serialisation (bench/http measures both paths).
  *
- * Correctness: entries are dropped as a whole when the catalog changes (the change-log sequence is
- * polled, so a change shows within `pollMs`), and each entry lives at most `ttlMs` (charts depend on
+ * Correctness: entries are dropped as a whole when the catalog changes (the `CATALOG` epoch, which
+ * the server's owner bumps when it sees the change-log sequence move: within 250 ms, or at once when
+ * told: src/util/epochs.ts); an answer computed while the epoch moved is not kept; each entry lives
+ * at most `ttlMs` (charts depend on
  * the date). A cache key holds the method, the canonical query and what the answer depends on about
  * the caller: plan and country for `shared` methods, the key itself for `key` methods (their
  * tracking URLs name the key).
  */
-import { watchVersion, type VersionWatch } from '../util/version-watch.js';
+import type { EpochWatch } from '../util/epochs.js';
 
 export interface CachedReply {
   status: number;
@@ -22,27 +24,26 @@ export interface CachedReply {
 
 export class ResponseCache {
   private entries = new Map<string, CachedReply>();
-  private readonly watch: VersionWatch | undefined;
 
   constructor(
     private readonly maxEntries: number,
     private readonly ttlMs: number,
-    catalogVersion: () => number,
-    pollMs = 250,
-  ) {
-    if (maxEntries > 0) this.watch = watchVersion(catalogVersion, () => (this.entries = new Map()), pollMs);
-  }
+    private readonly catalogChanged: EpochWatch,
+  ) {}
 
   get enabled(): boolean {
     return this.maxEntries > 0;
   }
 
-  /** Drop everything if the catalog changed since the last look. */
-  checkVersion(): void {
-    this.watch?.check();
+  /** Drops everything if the catalog changed since the last look; true then. */
+  private stale(): boolean {
+    if (!this.catalogChanged.moved()) return false;
+    this.entries = new Map();
+    return true;
   }
 
   get(key: string, now: number): CachedReply | undefined {
+    this.stale();
     const hit = this.entries.get(key);
     if (hit && now - hit.at > this.ttlMs) {
       this.entries.delete(key);
@@ -51,7 +52,9 @@ export class ResponseCache {
     return hit;
   }
 
+  /** Keeps an answer, unless the catalog changed since the `get` that missed it (it may predate the change). */
   set(key: string, reply: CachedReply): void {
+    if (this.stale()) return;
     if (this.entries.size >= this.maxEntries) {
       // Evict the oldest insertion (Map keeps insertion order): cheap, and good enough for Zipf traffic.
       this.entries.delete(this.entries.keys().next().value as string);
@@ -61,9 +64,5 @@ export class ResponseCache {
 
   get size(): number {
     return this.entries.size;
-  }
-
-  close(): void {
-    this.watch?.close();
   }
 }
