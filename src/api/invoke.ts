@@ -2,7 +2,7 @@
  * Calling a method with a request's input, wherever it runs (route.ts on the HTTP thread,
  * pool-worker.ts in an index worker): a POST's parameters from its body, validation, the handler.
  */
-import type { ApiMethod, PoolContext, ApiContext } from './method.js';
+import type { ApiMethod, PoolContext, ApiContext, HandlerContext } from './method.js';
 import { RefrainError } from '../errors.js';
 import { paramHint, parseQuery } from './params.js';
 
@@ -19,7 +19,7 @@ export function invoke(method: ApiMethod, ctx: ApiContext | PoolContext, input: 
   const parsed = method.params.safeParse(params);
   if (!parsed.success) throw new RefrainError('bad_request', paramHint(parsed.error, params));
   // A pool method's handler reads only what a PoolContext holds (ApiMethod.pool).
-  return method.handle(ctx as ApiContext, parsed.data);
+  return method.handle(ctx as HandlerContext, parsed.data);
 }
 
 /** A POST's parameters: the query's and the body's, as the method takes them (ApiMethod.input). */

@@ -8,7 +8,7 @@ import type { Plan } from '../auth/keys.js';
 import type { Principal } from './guard.js';
 import type { ApiScope } from '../oauth/scopes.js';
 import type { Links, PageLinks } from './links.js';
-import type { IndexService } from '../index/service/pool.js';
+import type { IndexFront } from '../index/service/front.js';
 import type { IndexQueries } from '../index/service/task.js';
 import type { FeedDirectory } from '../feeds/listing.js';
 import type { ContributionLimits, ContributionStore } from '../contributions/store.js';
@@ -26,7 +26,7 @@ export interface ApiContext {
   readonly country: string;
   readonly links: Links;
   /** The search and fingerprint index (pool-backed). */
-  readonly index: IndexService;
+  readonly index: IndexFront;
   readonly now: number;
   readonly options: MethodOptions;
   /** Extra envelope header fields (`available`, `instrumental`, …). */
@@ -98,7 +98,13 @@ export interface ApiMethod<P extends z.ZodType = z.ZodType> {
    */
   pool?: 'fingerprint' | 'tracks' | 'artists';
   /** The body, or a promise of it for methods that ask the index pool. */
-  handle(ctx: ApiContext, params: z.output<P>): object | Promise<object>;
+  handle(ctx: HandlerContext, params: z.output<P>): object | Promise<object>;
 }
+
+/**
+ * What `handle` is given: an ApiContext on the HTTP thread, a PoolContext in an index worker (pool
+ * methods). Typed as both, so a handler names the one it reads (`ctx: PoolContext` for a pool method).
+ */
+export type HandlerContext = ApiContext & PoolContext;
 
 export const defineMethod = <P extends z.ZodType>(method: ApiMethod<P>): ApiMethod<P> => method;

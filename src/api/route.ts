@@ -11,7 +11,7 @@ import type { ApiContext, ApiMethod, MethodOptions } from './method.js';
 import type { Catalog } from '../catalog/store.js';
 import type { WorkStore } from '../works/store.js';
 import type { ContributionStore } from '../contributions/store.js';
-import type { IndexService } from '../index/service/pool.js';
+import type { IndexFront } from '../index/service/front.js';
 import { requireScope, type Guard, type Principal } from './guard.js';
 import type { Usage } from '../auth/usage.js';
 import type { Links } from './links.js';
@@ -30,7 +30,7 @@ export interface ApiRouteDeps {
   catalog: Catalog;
   works: WorkStore;
   contributions: ContributionStore;
-  index: IndexService;
+  index: IndexFront;
   guard: Guard;
   usage: Usage;
   links: Links;

@@ -21,7 +21,8 @@ import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } f
 import { TextIndex } from '../text/text-index.js';
 import { preciseMatch } from '../text/matcher.js';
 import { kernel } from '../kernel/kernel.js';
-import { WorkQueue, type WorkQueueStats } from './work-queue.js';
+import { WorkQueue, type QueueSnapshot, type WorkQueueStats } from './work-queue.js';
+import type { CallKind, IndexFront } from './front.js';
 
 export interface IndexServiceOptions {
   dataDir: string;
@@ -64,14 +65,10 @@ const SEARCH_COST = 1000;
 const MATCH_CACHE_SIZE = 50_000;
 const costOf = (task: Task): number => (task.op === 'fingerprint' ? task.text.length : SEARCH_COST);
 
-/**
- * Work for IndexService.call: the kind of task the queue estimates its run time by, and for a
- * fingerprint its text's length in characters (at most: the body's bytes before it is parsed).
- */
-export type CallKind = { kind: 'fingerprint'; chars: number } | { kind: 'tracks' | 'artists' };
+export type { CallKind } from './front.js';
 
 /** Emits `generation` (its number) after a new generation is swapped in. */
-export class IndexService extends EventEmitter implements IndexQueries {
+export class IndexService extends EventEmitter implements IndexQueries, IndexFront {
   private index!: LoadedIndex;
   /** What tasks carry of the current generation (computed once per generation). */
   private handle!: IndexHandle;
@@ -132,6 +129,11 @@ export class IndexService extends EventEmitter implements IndexQueries {
   /** The pool's workers. */
   get threads(): number {
     return this.options.threads;
+  }
+
+  /** The queue's state in shared memory, for other threads' pre-checks (remote.ts). */
+  get queueSnapshot(): QueueSnapshot {
+    return this.queue.snapshot;
   }
 
   get generation(): number {

@@ -11,6 +11,11 @@
  *     dequeued: it is never run, and the worker's time goes to tasks that can still succeed.
  * Run times are estimated per kind of task as milliseconds per unit of cost (an exponential moving
  * average of what finished tasks took), so the estimates follow the machine and the catalog.
+ *
+ * The queue lives on one thread. Other threads (HTTP threads, docs/http-threads-plan.md) pre-check a
+ * fingerprint's admission before reading its body against a `QueueSnapshot` the queue publishes in
+ * shared memory at each change, with the same rule (`refusalOf`); the queue decides again when the
+ * task is submitted.
  */
 import { RefrainError } from '../../errors.js';
 
@@ -24,6 +29,94 @@ export interface WorkQueueOptions {
   /** Milliseconds a task may take, waiting included. */
   deadlineMs: number;
   clock?: () => number;
+}
+
+/** What admission reads of a queue: the refusal rule's inputs. */
+export interface QueueState {
+  waiting: number;
+  running: number;
+  /** Estimated cost of the waiting tasks. */
+  queuedCost: number;
+  /** Estimated milliseconds until a worker is free for a new task. */
+  waitMs: number;
+}
+
+export type QueueLimits = Pick<WorkQueueOptions, 'slots' | 'maxQueued' | 'maxQueuedCost' | 'deadlineMs'>;
+
+/** Whether a new task would have to wait for a worker: only such a task may be refused. */
+export const mustWait = (state: QueueState, limits: QueueLimits): boolean => state.waiting > 0 || state.running >= limits.slots;
+
+/**
+ * The admission rule (see the module comment): the refusal a task of `cost` and `estimateMs`, due by
+ * `deadline`, gets from a queue in `state` at `now`, or undefined when it may wait.
+ */
+export function refusalOf(state: QueueState, limits: QueueLimits, cost: number, estimateMs: number, deadline: number, now: number): RefrainError | undefined {
+  const { maxQueued, maxQueuedCost, deadlineMs } = limits;
+  if (state.waiting >= maxQueued) {
+    const n = state.waiting;
+    return busy(`system busy: every index worker is occupied and ${n} ${n === 1 ? 'query is' : 'queries are'} waiting; retry in a moment`, 1);
+  }
+  if (state.queuedCost + cost > maxQueuedCost) {
+    return busy(
+      `system busy: with this one, the queries waiting for an index worker would add up to ${(state.queuedCost + cost).toLocaleString('en')} ` +
+        `characters of text (limit ${maxQueuedCost.toLocaleString('en')}); retry in a moment`,
+      1,
+    );
+  }
+  if (state.waitMs + estimateMs > Math.min(deadlineMs, deadline - now)) {
+    return busy(
+      `system busy: the query would wait about ${Math.round(state.waitMs)} ms for an index worker and take about ${Math.round(estimateMs)} ms, ` +
+        `past the ${deadlineMs} ms deadline; retry in a moment`,
+      Math.ceil(state.waitMs / 1000),
+    );
+  }
+  return undefined;
+}
+
+/** Milliseconds a fingerprint of `chars` characters is estimated to take, from microseconds per 1,000 characters. */
+const fingerprintEstimate = (usPerKiloChar: number, chars: number): number => (usPerKiloChar > 0 ? usPerKiloChar / 1e6 : PRIOR_MS_PER_COST) * Math.max(chars, 1);
+
+const [WAITING, RUNNING, QUEUED_COST, WAIT_MS, FP_US_PER_KCHAR, REFUSED] = [0, 1, 2, 3, 4, 5];
+
+/**
+ * A queue's state in shared memory, written by the queue's thread at each change (single writer,
+ * a word at a time: a reader may see words of two moments, which only moves a pre-check), read by
+ * any thread to pre-check a fingerprint (`refuseFingerprint`), whose refusals it counts.
+ */
+export class QueueSnapshot {
+  private readonly words: Int32Array;
+
+  constructor(
+    readonly limits: QueueLimits,
+    readonly buffer = new SharedArrayBuffer(6 * 4),
+  ) {
+    this.words = new Int32Array(buffer);
+  }
+
+  publish(state: QueueState, fingerprintMsPerChar: number | undefined): void {
+    const w = this.words;
+    Atomics.store(w, WAITING, state.waiting);
+    Atomics.store(w, RUNNING, state.running);
+    Atomics.store(w, QUEUED_COST, Math.min(state.queuedCost, 0x7fff_ffff));
+    Atomics.store(w, WAIT_MS, Math.min(Math.ceil(state.waitMs), 0x7fff_ffff));
+    if (fingerprintMsPerChar !== undefined) Atomics.store(w, FP_US_PER_KCHAR, Math.max(1, Math.min(Math.round(fingerprintMsPerChar * 1e6), 0x7fff_ffff)));
+  }
+
+  /** Throws the 503 a fingerprint of about `chars` characters would get from the queue now (counted). */
+  refuseFingerprint(chars: number, now: number): void {
+    const w = this.words;
+    const state: QueueState = { waiting: Atomics.load(w, WAITING), running: Atomics.load(w, RUNNING), queuedCost: Atomics.load(w, QUEUED_COST), waitMs: Atomics.load(w, WAIT_MS) };
+    if (!mustWait(state, this.limits)) return;
+    const refusal = refusalOf(state, this.limits, chars, fingerprintEstimate(Atomics.load(w, FP_US_PER_KCHAR), chars), now + this.limits.deadlineMs, now);
+    if (!refusal) return;
+    Atomics.add(w, REFUSED, 1);
+    throw refusal;
+  }
+
+  /** Refusals counted by `refuseFingerprint`, on any thread. */
+  get refused(): number {
+    return Atomics.load(this.words, REFUSED);
+  }
 }
 
 export interface QueuedTask<R> {
@@ -69,12 +162,17 @@ export class WorkQueue {
   private readonly clock: () => number;
   private counts = { rejectedBusy: 0, rejectedDeadline: 0, dropped: 0 };
 
+  /** This queue's state for other threads, kept current. */
+  readonly snapshot: QueueSnapshot;
+
   constructor(private readonly options: WorkQueueOptions) {
     this.clock = options.clock ?? Date.now;
+    this.snapshot = new QueueSnapshot({ slots: options.slots, maxQueued: options.maxQueued, maxQueuedCost: options.maxQueuedCost, deadlineMs: options.deadlineMs });
   }
 
   get stats(): WorkQueueStats {
-    return { queued: this.waiting.length, running: this.started.size, ...this.counts };
+    const counts = { ...this.counts, rejectedBusy: this.counts.rejectedBusy + this.snapshot.refused };
+    return { queued: this.waiting.length, running: this.started.size, ...counts };
   }
 
   /** The answer to a task past its deadline (also used for a running task that gave up). */
@@ -97,8 +195,8 @@ export class WorkQueue {
   submit<R>(task: QueuedTask<R>): Promise<R> {
     const now = this.clock();
     const estimateMs = this.estimate(task.kind, task.cost);
-    const mustWait = this.waiting.length > 0 || this.started.size >= this.options.slots;
-    if (mustWait && task.deadline !== Infinity) {
+    const wait = mustWait(this.state(now), this.options);
+    if (wait && task.deadline !== Infinity) {
       const refusal = this.refusal(task, estimateMs, now);
       if (refusal) {
         this.counts.rejectedBusy++;
@@ -109,7 +207,7 @@ export class WorkQueue {
       const job = { ...task, estimateMs, resolve, reject } as Waiting<unknown>;
       // A free worker takes the task whatever its estimate: the estimates learn from such runs, so
       // a kind estimated too slow once is not refused for ever.
-      if (!mustWait) return this.start(job, now);
+      if (!wait) return this.start(job, now);
       this.waiting.push(job);
       this.queuedCost += task.cost;
       this.queuedMs += estimateMs;
@@ -124,8 +222,8 @@ export class WorkQueue {
    * `submit`, which decides again when the body is in.
    */
   check(kind: string, cost: number): void {
-    if (this.waiting.length === 0 && this.started.size < this.options.slots) return;
     const now = this.clock();
+    if (!mustWait(this.state(now), this.options)) return;
     const refusal = this.refusal({ kind, cost, deadline: now + this.options.deadlineMs, run: async () => undefined }, this.estimate(kind, cost), now);
     if (!refusal) return;
     this.counts.rejectedBusy++;
@@ -139,29 +237,19 @@ export class WorkQueue {
   }
 
   private refusal(task: QueuedTask<unknown>, estimateMs: number, now: number): RefrainError | undefined {
-    const { maxQueued, maxQueuedCost, deadlineMs, slots } = this.options;
-    if (this.waiting.length >= maxQueued) {
-      const n = this.waiting.length;
-      return busy(`system busy: every index worker is occupied and ${n} ${n === 1 ? 'query is' : 'queries are'} waiting; retry in a moment`, 1);
-    }
-    if (this.queuedCost + task.cost > maxQueuedCost) {
-      return busy(
-        `system busy: with this one, the queries waiting for an index worker would add up to ${(this.queuedCost + task.cost).toLocaleString('en')} ` +
-          `characters of text (limit ${maxQueuedCost.toLocaleString('en')}); retry in a moment`,
-        1,
-      );
-    }
+    return refusalOf(this.state(now), this.options, task.cost, estimateMs, task.deadline, now);
+  }
+
+  /** The refusal rule's view of this queue at `now`. */
+  private state(now: number): QueueState {
     let runningMs = 0;
     for (const [job, at] of this.started) runningMs += Math.max(0, job.estimateMs - (now - at));
-    const waitMs = (this.queuedMs + runningMs) / slots;
-    if (waitMs + estimateMs > Math.min(deadlineMs, task.deadline - now)) {
-      return busy(
-        `system busy: the query would wait about ${Math.round(waitMs)} ms for an index worker and take about ${Math.round(estimateMs)} ms, ` +
-          `past the ${deadlineMs} ms deadline; retry in a moment`,
-        Math.ceil(waitMs / 1000),
-      );
-    }
-    return undefined;
+    return { waiting: this.waiting.length, running: this.started.size, queuedCost: this.queuedCost, waitMs: (this.queuedMs + runningMs) / this.options.slots };
+  }
+
+  /** Publishes the state for other threads' pre-checks. */
+  private publish(): void {
+    this.snapshot.publish(this.state(this.clock()), this.msPerCost.get('fingerprint'));
   }
 
   /** Starts waiting tasks while slots are free, dropping those that can no longer finish in time. */
@@ -183,10 +271,12 @@ export class WorkQueue {
       this.queuedCost = 0;
       this.queuedMs = 0;
     }
+    this.publish();
   }
 
   private start(job: Waiting<unknown>, now: number): void {
     this.started.set(job, now);
+    this.publish();
     // A failed run (deadline) teaches too: its time is a lower bound of what the task needed.
     job.run().then(
       (value) => {
@@ -239,6 +329,7 @@ export class WorkQueue {
       job.reject(this.deadlineError());
     }
     this.arm(next);
+    this.publish();
   }
 }
 
