@@ -1,10 +1,8 @@
 /**
  * The composition root: builds every service of a running server (catalog, index pool, keys, usage,
- * tracking hits, OAuth, feeds, metrics, the response cache), listens (src/http/server.ts) and mounts
- * the routes that answer with them: /ws/1.1/, the OAuth authorization server (/oauth/,
- * /.well-known/), the operational endpoints (/healthz, /readyz, /metrics), the tracking URLs, the
- * share pages and the feed downloads. `startServer` resolves once it listens; `close` stops
- * listening and writes pending counters.
+ * tracking hits, OAuth, feeds, metrics, the response cache, the caches' epochs), listens
+ * (src/http/server.ts) and mounts the routes that answer with them (src/front.ts). `startServer`
+ * resolves once it listens; `close` stops listening and writes pending counters.
  */
 import type { Logger } from 'pino';
 import { availableParallelism } from 'node:os';
@@ -12,8 +10,7 @@ import type { ServeConfig } from './config.js';
 import { RefrainError } from './errors.js';
 import { createLogger } from './log.js';
 import { uwsIsNative } from './http/uws.js';
-import { listen, type Routes } from './http/server.js';
-import { route, jsonOutgoing, type Outgoing, type RouteOptions } from './http/route.js';
+import { listen } from './http/server.js';
 import { Metrics } from './http/metrics.js';
 import { Catalog } from './catalog/store.js';
 import { WorkStore } from './works/store.js';
@@ -22,19 +19,15 @@ import { IndexService } from './index/service/pool.js';
 import { KeyStore } from './auth/keys.js';
 import { DEFAULT_USAGE_SLOTS, Usage, UsageTable } from './auth/usage.js';
 import { Hits } from './auth/hits.js';
-import { Guard } from './api/guard.js';
-import { Links } from './api/links.js';
 import type { ApiMethod } from './api/method.js';
 import { METHODS } from './api/registry.js';
-import { openapiDocument } from './api/openapi.js';
 import { ResponseCache } from './api/response-cache.js';
 import { CATALOG, Epochs, KEYS } from './util/epochs.js';
-import { apiRoute, POOL_WORKER } from './api/route.js';
-import { artistPage, sharePage, trackingPage } from './api/pages.js';
-import { loadOrCreateSecret } from './util/secret.js';
-import { mountOAuth, openOAuth, type OAuthStores } from './oauth/routes.js';
+import { POOL_WORKER } from './api/route.js';
+import { openOAuth, type OAuthStores } from './oauth/routes.js';
 import type { TokenService } from './oauth/tokens.js';
-import { openFeeds, type FeedService } from './feeds/service.js';
+import type { FeedService } from './feeds/service.js';
+import { mountFront } from './front.js';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -133,50 +126,11 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     // issuer) holds it. No request is read before the routes are in place.
     (routes, port) => {
       url ||= `http://localhost:${port}`;
-      const links = new Links(url, loadOrCreateSecret(config.data, 'tracking.key'), {
-        ttlSeconds: config.trackingTokenTtl,
-        legacySince: hits.expiringSince(clock()),
-        clock,
+      return mountFront(routes, {
+        config, logger, clock, url, catalog, works, contributions, index, keys, usage, hits, oauth, metrics, methods, cache,
+        keysChanged: epochs.watch(KEYS),
+        ready: () => (ready ? { tracks: catalog.trackCount(), index: index.stats } : undefined),
       });
-      const feeds = openFeeds(config, { catalog, clock, logger, baseUrl: () => url });
-      const tokens = mountOAuth(routes, oauth, {
-        issuer: config.issuer ?? url,
-        accessTtl: config.accessTokenTtl,
-        insecureCookies: config.oauthInsecureCookies,
-        logger,
-        accessLog: config.accessLog,
-        clock,
-      });
-      const guard = new Guard(keys, () => catalog.refresh(), { tokens, clients: oauth.clients }, {
-        unknownKeyEntries: config.unknownKeyCache,
-        unknownKeyBytes: config.unknownKeyCacheBytes,
-      }, epochs.watch(KEYS));
-      routes.any(
-        '/ws/1.1/*',
-        apiRoute({
-          catalog, works, contributions, index, guard, usage, links, metrics, logger, methods,
-          response: { httpStatus: config.httpStatus, corsOrigin: config.corsOrigin },
-          methodOptions: {
-            lyricslensSunset: config.lyricslensSunset,
-            maxFingerprintChars: config.maxFingerprintChars,
-            feeds: feeds.directory,
-            contributions: { perSource: config.contributionsPerKey, total: config.contributionsPending },
-          },
-          maxBodyBytes: config.maxBodyBytes,
-          accessLog: config.accessLog,
-          clock,
-          cache,
-          openapi: JSON.stringify(openapiDocument(methods.values(), url, config.httpStatus)),
-        }),
-      );
-      mountOperational(routes, { logger, metrics, ready: () => (ready ? { tracks: catalog.trackCount(), index: index.stats } : undefined) });
-      const page = { logger, fail: pageFailure(logger) };
-      routes.get('/t1.0/:kind/:token', route(trackingPage(links, hits), { ...page, params: 2, ip: true }));
-      routes.get('/lyrics/:id/*', route(sharePage(catalog), { ...page, params: 1 }));
-      routes.get('/artist/:id/*', route(artistPage(catalog, links), { ...page, params: 1 }));
-      feeds.mount(routes);
-      routes.any('/*', route((incoming) => jsonOutgoing(404, { error: `no route for ${incoming.method.toUpperCase()} ${incoming.path}`, api: '/ws/1.1/<method>' }), page));
-      return { guard, feeds, tokens };
     },
   ).catch(async (e: unknown) => {
     // Nothing may keep the process alive after a failed start: the pool's threads, the watchers.
@@ -216,33 +170,3 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     },
   };
 }
-
-/** /healthz, /readyz and /metrics: what load balancers and monitoring read. */
-function mountOperational(
-  routes: Routes,
-  deps: { logger: Logger; metrics: Metrics; ready: () => { tracks: number; index: unknown } | undefined },
-): void {
-  const { logger, metrics } = deps;
-  const options: RouteOptions = {
-    logger,
-    fail: (err) => {
-      logger.error({ err }, 'answering an operational endpoint failed (collecting metrics, say)');
-      return jsonOutgoing(500, { error: 'internal error' });
-    },
-  };
-  routes.get('/healthz', route(() => jsonOutgoing(200, { status: 'ok' }), options));
-  routes.get(
-    '/readyz',
-    route(() => {
-      const state = deps.ready();
-      return jsonOutgoing(state ? 200 : 503, { status: state ? 'ready' : 'starting', tracks: state?.tracks ?? 0, index: state?.index });
-    }, options),
-  );
-  routes.get('/metrics', route(async (): Promise<Outgoing> => ({ status: 200, headers: { 'content-type': metrics.contentType }, body: await metrics.text() }), options));
-}
-
-/** The answer of a page route that failed (never expected; logged). */
-const pageFailure = (logger: Logger) => (err: unknown): Outgoing => {
-  logger.error({ err }, 'answering a page failed');
-  return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'internal error\n' };
-};
