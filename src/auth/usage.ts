@@ -102,7 +102,8 @@ export class UsageTable {
   private find(keyId: string, claim: boolean): number {
     const name = Buffer.from(keyId);
     if (name.length > NAME_BYTES) throw new RefrainError('internal', `key id ${keyId} is longer than ${NAME_BYTES} bytes`);
-    const tag = xxh64(name) | 1n;
+    // Signed, as the BigInt64Array gives it back (xxh64 is unsigned: half the tags would never match).
+    const tag = BigInt.asIntN(64, xxh64(name) | 1n);
     const mask = this.slots - 1;
     let slot = Number(tag & BigInt(mask));
     for (let probe = 0; probe < this.slots; probe++, slot = (slot + 1) & mask) {

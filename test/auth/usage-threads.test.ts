@@ -54,6 +54,20 @@ t.test('two threads admitting one key share its rate exactly', async (t) => {
   t.equal(tallies.reduce((n, x) => n + (x.refused.rate_limited ?? 0), 0), 9_900);
 });
 
+t.test('every key is found again by another view, whatever its hash', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  t.teardown(() => catalog.close());
+  const table = UsageTable.create(1024);
+  const usage = new Usage(catalog.root, table);
+  const ids = Array.from({ length: 200 }, (_, i) => `k_${i.toString(16).padStart(12, '0')}`);
+  for (const id of ids) usage.admit(key({ key_id: id, quota: 10 }), NOON);
+  for (const id of ids) usage.admit(key({ key_id: id, quota: 10 }), NOON);
+  const other = new Usage(catalog.root, UsageTable.over(table.buffer));
+  t.same(ids.filter((id) => other.today(id, NOON) !== 2), [], 'each counted twice, in one slot');
+  t.equal([...table.claimed()].length, 200, 'one slot per key');
+});
+
 t.test('a table refuses a key once every slot is taken, and keys are found again by any view', async (t) => {
   const dir = tempDir(t);
   const catalog = Catalog.open(dir);
