@@ -25,9 +25,12 @@ import { ResponseCache } from './api/response-cache.js';
 import { CATALOG, Epochs, KEYS } from './util/epochs.js';
 import { POOL_WORKER } from './api/route.js';
 import { openOAuth, type OAuthStores } from './oauth/routes.js';
-import type { TokenService } from './oauth/tokens.js';
 import type { FeedService } from './feeds/service.js';
-import { mountFront } from './front.js';
+import { hitsOptions, mountFront, oauthLimits } from './front.js';
+import { startFronts } from './fronts.js';
+import { openFeeds } from './feeds/service.js';
+import { TokenService } from './oauth/tokens.js';
+import { loadOrCreateSecret } from './util/secret.js';
 
 export interface ServerOptions {
   logger?: Logger;
@@ -35,6 +38,13 @@ export interface ServerOptions {
   clock?: () => number;
   /** Methods added to the registry (tests use fixtures to exercise request bodies). */
   extraMethods?: ApiMethod[];
+  /**
+   * HTTP threads (docs/http-threads-plan.md; not a command-line option yet): 1, the default, serves
+   * from this thread; N ≥ 2 runs N uWS apps on the port in threads of their own (src/fronts.ts),
+   * this thread keeping the index pool, the counters' writes and the schedules. Not with `clock` or
+   * `extraMethods`, which cannot cross threads.
+   */
+  httpThreads?: number;
 }
 
 export interface RunningServer {
@@ -86,13 +96,8 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const works = new WorkStore(catalog);
   const contributions = new ContributionStore(catalog, works);
   const keys = new KeyStore(catalog.root);
-  const hits = new Hits(catalog.root, { windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries }, clock);
-  const oauth = await openOAuth(catalog.root, config.data, clock, {
-    signinTtlMs: config.oauthSigninTtl * 1000,
-    sessionsPerAddress: config.oauthSessionsPerAddress,
-    loginAttempts: config.oauthLoginAttempts,
-    loginWindowMs: config.oauthLoginWindow * 1000,
-  });
+  const hits = new Hits(catalog.root, hitsOptions(config), clock);
+  const oauth = await openOAuth(catalog.root, config.data, clock, oauthLimits(config));
   // A slot per key and OAuth client that makes requests; room for four times those that exist now.
   const usage = new Usage(catalog.root, UsageTable.create(Math.max(DEFAULT_USAGE_SLOTS, 4 * (keys.list().length + oauth.clients.list().length))));
   const metrics = new Metrics();
@@ -116,30 +121,63 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const cache = new ResponseCache(config.responseCache, config.responseCacheTtl * 1000, epochs.watch(CATALOG));
   let ready = false;
   let url = config.publicUrl?.replace(/\/$/, '') ?? '';
-  const listening = await listen(
-    {
-      host: config.host,
-      port: config.port,
-      limits: { stallMs: config.httpStallTimeout * 1000, maxUrlBytes: config.maxUrlBytes, maxHeaderBytes: config.maxHeaderBytes },
-    },
-    // Mounted once the port is known: the default base URL (tracking URLs, share pages, the OAuth
-    // issuer) holds it. No request is read before the routes are in place.
-    (routes, port) => {
-      url ||= `http://localhost:${port}`;
-      return mountFront(routes, {
-        config, logger, clock, url, catalog, works, contributions, index, keys, usage, hits, oauth, metrics, methods, cache,
-        keysChanged: epochs.watch(KEYS),
-        ready: () => (ready ? { tracks: catalog.trackCount(), index: index.stats } : undefined),
-      });
-    },
-  ).catch(async (e: unknown) => {
+  const failed = async (e: unknown): Promise<never> => {
     // Nothing may keep the process alive after a failed start: the pool's threads, the watchers.
     stopPolls();
     await index.close();
     await catalog.close();
     throw e;
-  });
-  const { port, mounted: { guard, feeds, tokens } } = listening;
+  };
+  let port: number;
+  let front: { feeds: FeedService; tokens: TokenService; close(): Promise<void> };
+  const threads = options.httpThreads ?? 1;
+  if (threads > 1) {
+    if (options.clock || options.extraMethods) throw new RefrainError('internal', 'httpThreads cannot be used with a clock or extra methods: they cannot cross threads');
+    // Made here before the threads read them: no two threads race to create a secret or key file.
+    loadOrCreateSecret(config.data, 'tracking.key');
+    const fronts = await startFronts({
+      config, threads, logger, logLevel: logger.level, index, usage: usage.table, epochs, metrics,
+    }).catch(failed);
+    ({ port, url } = fronts);
+    front = {
+      feeds: openFeeds(config, { catalog, clock, logger, baseUrl: () => url }),
+      tokens: new TokenService({ ...oauth, issuer: config.issuer ?? url, accessTtl: config.accessTokenTtl, clock }),
+      async close() {
+        await fronts.close();
+      },
+    };
+    fronts.ready();
+  } else {
+    const listening = await listen(
+      {
+        host: config.host,
+        port: config.port,
+        limits: { stallMs: config.httpStallTimeout * 1000, maxUrlBytes: config.maxUrlBytes, maxHeaderBytes: config.maxHeaderBytes },
+      },
+      // Mounted once the port is known: the default base URL (tracking URLs, share pages, the OAuth
+      // issuer) holds it. No request is read before the routes are in place.
+      (routes, bound) => {
+        url ||= `http://localhost:${bound}`;
+        return mountFront(routes, {
+          config, logger, clock, url, catalog, works, contributions, index, keys, usage, hits, oauth, metrics, methods, cache,
+          keysChanged: epochs.watch(KEYS),
+          ready: () => (ready ? { tracks: catalog.trackCount(), index: index.stats } : undefined),
+          metricsText: () => metrics.text(),
+        });
+      },
+    ).catch(failed);
+    port = listening.port;
+    const { guard, feeds, tokens } = listening.mounted;
+    front = {
+      feeds,
+      tokens,
+      async close() {
+        guard.close();
+        listening.close();
+      },
+    };
+  }
+  const { feeds, tokens } = front;
 
   const flush = () => Promise.all([usage.flush(), hits.flush()]).catch((err: unknown) => logger.error({ err }, 'writing counters failed'));
   let closed = false;
@@ -159,11 +197,12 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       closed = true;
       ready = false;
       clearInterval(flusher);
-      guard.close();
       stopPolls();
+      // The HTTP threads first: they use the index and the stores until they have exited.
+      if (threads > 1) await front.close();
       await feeds.close();
       await index.close();
-      listening.close();
+      if (threads === 1) await front.close();
       await flush();
       await oauth.sessions.close();
       await catalog.close();

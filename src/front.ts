@@ -27,7 +27,7 @@ import type { EpochWatch } from './util/epochs.js';
 import { apiRoute } from './api/route.js';
 import { artistPage, sharePage, trackingPage } from './api/pages.js';
 import { loadOrCreateSecret } from './util/secret.js';
-import { mountOAuth, type OAuthStores } from './oauth/routes.js';
+import { mountOAuth, type OAuthLimits, type OAuthStores } from './oauth/routes.js';
 import type { TokenService } from './oauth/tokens.js';
 import { openFeeds, type FeedService } from './feeds/service.js';
 
@@ -56,8 +56,25 @@ export interface FrontDeps {
   cache: ResponseCache;
   /** The `KEYS` epoch (src/util/epochs.ts), which the guard follows. */
   keysChanged: EpochWatch;
-  ready: () => ReadyState | undefined;
+  ready: () => ReadyState | undefined | Promise<ReadyState | undefined>;
+  /** The /metrics text (with several HTTP threads, every thread's requests summed). */
+  metricsText: () => Promise<string>;
+  /** The HTTP thread answering, shown by /healthz when there are several. */
+  thread?: number;
+  /** Purge expired OAuth sessions from here (default true; one thread does it). */
+  purge?: boolean;
 }
+
+/** The OAuth stores' limits from the configuration. */
+export const oauthLimits = (config: ServeConfig): OAuthLimits => ({
+  signinTtlMs: config.oauthSigninTtl * 1000,
+  sessionsPerAddress: config.oauthSessionsPerAddress,
+  loginAttempts: config.oauthLoginAttempts,
+  loginWindowMs: config.oauthLoginWindow * 1000,
+});
+
+/** The tracking hits' replay window from the configuration. */
+export const hitsOptions = (config: ServeConfig) => ({ windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries });
 
 export interface FrontMounted {
   guard: Guard;
@@ -81,6 +98,7 @@ export function mountFront(routes: Routes, deps: FrontDeps): FrontMounted {
     logger,
     accessLog: config.accessLog,
     clock,
+    purge: deps.purge,
   });
   const guard = new Guard(keys, () => catalog.refresh(), { tokens, clients: oauth.clients }, {
     unknownKeyEntries: config.unknownKeyCache,
@@ -104,7 +122,7 @@ export function mountFront(routes: Routes, deps: FrontDeps): FrontMounted {
       openapi: JSON.stringify(openapiDocument(methods.values(), url, config.httpStatus)),
     }),
   );
-  mountOperational(routes, { logger, metrics, ready: deps.ready });
+  mountOperational(routes, deps);
   const page = { logger, fail: pageFailure(logger) };
   routes.get('/t1.0/:kind/:token', route(trackingPage(links, hits), { ...page, params: 2, ip: true }));
   routes.get('/lyrics/:id/*', route(sharePage(catalog), { ...page, params: 1 }));
@@ -115,7 +133,7 @@ export function mountFront(routes: Routes, deps: FrontDeps): FrontMounted {
 }
 
 /** /healthz, /readyz and /metrics: what load balancers and monitoring read. */
-function mountOperational(routes: Routes, deps: { logger: Logger; metrics: Metrics; ready: () => ReadyState | undefined }): void {
+function mountOperational(routes: Routes, deps: Pick<FrontDeps, 'logger' | 'ready' | 'metricsText' | 'thread' | 'metrics'>): void {
   const { logger, metrics } = deps;
   const options: RouteOptions = {
     logger,
@@ -124,15 +142,18 @@ function mountOperational(routes: Routes, deps: { logger: Logger; metrics: Metri
       return jsonOutgoing(500, { error: 'internal error' });
     },
   };
-  routes.get('/healthz', route(() => jsonOutgoing(200, { status: 'ok' }), options));
+  const health = deps.thread === undefined ? { status: 'ok' } : { status: 'ok', thread: deps.thread };
+  routes.get('/healthz', route(() => jsonOutgoing(200, health), options));
+  const readiness = (state: ReadyState | undefined) =>
+    jsonOutgoing(state ? 200 : 503, { status: state ? 'ready' : 'starting', tracks: state?.tracks ?? 0, index: state?.index });
   routes.get(
     '/readyz',
     route(() => {
       const state = deps.ready();
-      return jsonOutgoing(state ? 200 : 503, { status: state ? 'ready' : 'starting', tracks: state?.tracks ?? 0, index: state?.index });
+      return state instanceof Promise ? state.then(readiness) : readiness(state);
     }, options),
   );
-  routes.get('/metrics', route(async (): Promise<Outgoing> => ({ status: 200, headers: { 'content-type': metrics.contentType }, body: await metrics.text() }), options));
+  routes.get('/metrics', route(async (): Promise<Outgoing> => ({ status: 200, headers: { 'content-type': metrics.contentType }, body: await deps.metricsText() }), options));
 }
 
 /** The answer of a page route that failed (never expected; logged). */

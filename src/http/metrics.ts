@@ -19,14 +19,23 @@ interface Series {
   sum: number;
 }
 
+/** A thread's request series, sent to the thread that answers /metrics for all (app.ts). */
+export interface SeriesSnapshot {
+  labels: string;
+  buckets: number[];
+  count: number;
+  sum: number;
+}
+
 const escapeLabel = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 export class Metrics {
   readonly registry = new Registry();
   private readonly series = new Map<string, Series>();
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'refrain_' });
+  /** `process`: also Node's process metrics (false on HTTP threads: one thread reports them). */
+  constructor(process = true) {
+    if (process) collectDefaultMetrics({ register: this.registry, prefix: 'refrain_' });
   }
 
   /** Gauges read from the index service when /metrics is scraped (not per request). */
@@ -62,17 +71,39 @@ export class Metrics {
     s.sum += seconds;
   }
 
-  private requestText(): string {
+  /** This thread's request series, to be summed with the others'. */
+  snapshot(): SeriesSnapshot[] {
+    return [...this.series.values()].map((s) => ({ labels: s.labels, buckets: [...s.buckets], count: s.count, sum: s.sum }));
+  }
+
+  /** This thread's series plus `others` (other threads' snapshots), summed by labels. */
+  private merged(others: SeriesSnapshot[][]): Iterable<Series> {
+    if (others.length === 0) return this.series.values();
+    const all = new Map<string, Series>();
+    for (const list of [this.snapshot(), ...others]) {
+      for (const s of list) {
+        let sum = all.get(s.labels);
+        if (!sum) all.set(s.labels, (sum = { labels: s.labels, buckets: new Float64Array(BUCKETS.length + 1), count: 0, sum: 0 }));
+        s.buckets.forEach((n, i) => (sum!.buckets[i] += n));
+        sum.count += s.count;
+        sum.sum += s.sum;
+      }
+    }
+    return all.values();
+  }
+
+  private requestText(series: Iterable<Series>): string {
     const lines = [
       '# HELP refrain_requests_total API requests by method and status code',
       '# TYPE refrain_requests_total counter',
     ];
-    for (const s of this.series.values()) lines.push(`refrain_requests_total{${s.labels}} ${s.count}`);
+    const list = [...series];
+    for (const s of list) lines.push(`refrain_requests_total{${s.labels}} ${s.count}`);
     lines.push(
       '# HELP refrain_request_duration_seconds Time from reading a request to writing its response, by method and status code',
       '# TYPE refrain_request_duration_seconds histogram',
     );
-    for (const s of this.series.values()) {
+    for (const s of list) {
       let cumulative = 0;
       BUCKETS.forEach((le, i) => {
         cumulative += s.buckets[i];
@@ -85,8 +116,9 @@ export class Metrics {
     return `${lines.join('\n')}\n`;
   }
 
-  async text(): Promise<string> {
-    return `${this.requestText()}${await this.registry.metrics()}`;
+  /** The exposition text; with several HTTP threads, `others` holds the other threads' series. */
+  async text(others: SeriesSnapshot[][] = []): Promise<string> {
+    return `${this.requestText(this.merged(others))}${await this.registry.metrics()}`;
   }
 
   get contentType(): string {

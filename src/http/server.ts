@@ -15,6 +15,11 @@ export interface ListenOptions {
   /** 0 for any free port. */
   port: number;
   limits: ConnectionLimits;
+  /**
+   * Bind with SO_REUSEPORT, beside the server's other HTTP threads (port-lock.ts keeps other servers
+   * out first). Otherwise the port is exclusive.
+   */
+  shared?: boolean;
 }
 
 export interface Listening<T> {
@@ -37,7 +42,7 @@ export function listen<T>(options: ListenOptions, mount: (routes: Routes, port: 
   return new Promise((resolve, reject) => {
     // Exclusive: uWS would otherwise set SO_REUSEPORT, and a second server on the same port would
     // start and silently take half the connections.
-    listenExclusive(app, options.host, options.port, (socket) => {
+    listenWith(app, options.host, options.port, options.shared ? 0 : EXCLUSIVE_PORT, (socket) => {
       if (!socket) {
         return void listenFailure(options.host, options.port).then((why) => reject(new RefrainError('startup', `cannot listen on ${options.host}:${options.port}: ${why}`)));
       }
@@ -67,12 +72,12 @@ export function listen<T>(options: ListenOptions, mount: (routes: Routes, port: 
 const EXCLUSIVE_PORT: number = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
 
 /** uWS's listen(host, port, options, cb): the typings only know the (port, options, cb) form. */
-function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
-  (app.listen as unknown as (h: string, p: number, o: number, c: typeof cb) => void)(host, port, EXCLUSIVE_PORT, cb);
+function listenWith(app: TemplatedApp, host: string, port: number, flags: number, cb: (socket: us_listen_socket | false) => void): void {
+  (app.listen as unknown as (h: string, p: number, o: number, c: typeof cb) => void)(host, port, flags, cb);
 }
 
 /** Why uWS could not listen (it only says that it could not): node:net tries the same address and names the error. */
-function listenFailure(host: string, port: number): Promise<string> {
+export function listenFailure(host: string, port: number): Promise<string> {
   return new Promise((resolve) => {
     const probe = createNetServer();
     probe.once('error', (e: NodeJS.ErrnoException) => {

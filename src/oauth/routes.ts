@@ -69,6 +69,8 @@ export interface MountOptions {
   /** One log line per request (path only: see http.ts). */
   accessLog: boolean;
   clock: () => number;
+  /** Purge expired sessions from here (once per server: false on all but one HTTP thread). */
+  purge?: boolean;
 }
 
 /**
@@ -84,7 +86,7 @@ export function mountOAuth(app: TemplatedApp, stores: OAuthStores, options: Moun
   const form = oauthRoute({ logger, accessLog, fail: pageFailure, body: true });
   const endpoint = oauthRoute({ logger, accessLog, fail: jsonFailure, body: true });
   const document = oauthRoute({ logger, accessLog, fail: jsonFailure });
-  sessions.startPurging((err) => logger.error({ err }, 'purging expired OAuth sessions failed'));
+  if (options.purge !== false) sessions.startPurging((err) => logger.error({ err }, 'purging expired OAuth sessions failed'));
 
   app.get('/oauth/authorize', route(pages.authorize, page));
   app.get('/oauth/login', route(pages.show, page));

@@ -10,7 +10,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { RefrainError, type WireError } from '../../errors.js';
 import type { CallKind, IndexFront } from './front.js';
-import type { IndexService } from './pool.js';
+import type { IndexService, IndexStats } from './pool.js';
 import { QueueSnapshot, type QueueLimits } from './work-queue.js';
 import type { MatchQuery, MatchResult } from '../text/search.js';
 
@@ -24,6 +24,7 @@ export interface RemoteIndexData {
 type Request =
   | { t: 'call'; id: number; module: string; kind: CallKind; payload: unknown }
   | { t: 'match'; id: number; query: MatchQuery }
+  | { t: 'stats'; id: number }
   | { t: 'late'; n: number };
 
 type Reply = { t: 'done'; id: number; value: unknown } | { t: 'fail'; id: number; error: WireError };
@@ -33,7 +34,10 @@ export function serveIndex(index: IndexService, port: MessagePort, remote: Messa
   port.on('message', (request: Request) => {
     if (request.t === 'late') return index.countDeadline(request.n);
     const { id } = request;
-    const answer = request.t === 'call' ? index.call(new URL(request.module), request.kind, request.payload) : index.match(request.query);
+    const answer =
+      request.t === 'call' ? index.call(new URL(request.module), request.kind, request.payload)
+      : request.t === 'match' ? index.match(request.query)
+      : Promise.resolve(index.stats);
     answer.then(
       (value) => port.postMessage({ t: 'done', id, value } satisfies Reply, transferable(value)),
       (e: unknown) => port.postMessage({ t: 'fail', id, error: (e instanceof RefrainError ? e : new RefrainError('internal', 'internal error')).toWire() } satisfies Reply),
@@ -82,6 +86,11 @@ export class RemoteIndex implements IndexFront {
 
   match(query: MatchQuery): Promise<MatchResult & { cached: boolean }> {
     return this.ask({ t: 'match', id: 0, query }) as Promise<MatchResult & { cached: boolean }>;
+  }
+
+  /** The owner's index stats (/readyz). */
+  stats(): Promise<IndexStats> {
+    return this.ask({ t: 'stats', id: 0 }) as Promise<IndexStats>;
   }
 
   admitFingerprint(chars: number): void {

@@ -1,0 +1,117 @@
+/**
+ * Several HTTP threads on one port (ServerOptions.httpThreads; src/fronts.ts, src/front-worker.ts):
+ * connections land on both threads, which answer alike; a key's quota holds exactly across them;
+ * /metrics counts every thread's requests; no second server can take the port; the server stops
+ * cleanly. Every request here is on a fresh connection (Connection: close), so the kernel spreads
+ * them and no idle connection holds a thread at the stop.
+ */
+import t from 'tap';
+import net from 'node:net';
+import { startTestServer } from '../helpers/server.js';
+import { LYRICS } from '../helpers/fixtures.js';
+import { parseCommand } from '../../src/config.js';
+import { startServer } from '../../src/app.js';
+import { createLogger } from '../../src/log.js';
+
+interface Raw {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/** One request on a connection of its own. */
+function request(port: number, path: string, body?: { type: string; text: string }): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect(port, '127.0.0.1', () => {
+      const head = body
+        ? `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: ${body.type}\r\nContent-Length: ${Buffer.byteLength(body.text)}\r\n\r\n${body.text}`
+        : `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
+      socket.write(head);
+    });
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      resolve({ status: Number(text.slice(9, 12)), headers: text.slice(0, split), body: text.slice(split + 4) });
+    });
+  });
+}
+
+const envelopeStatus = (r: Raw) => Number(/x-refrain-header-status: (\d+)/i.exec(r.headers)?.[1] ?? r.status);
+/** The body without what changes from one answer to the next (the time taken; whether the matcher had it cached). */
+const stable = (body: string) => body.replace(/"execute_time":[0-9.e-]+/g, '').replace(/"cached":[01]/g, '');
+
+t.test('two HTTP threads on one port', async (t) => {
+  const api = await startTestServer(t, { server: { httpThreads: 2 } });
+  const port = api.server.port;
+
+  await t.test('connections land on both threads', async (t) => {
+    const seen = new Set<number>();
+    for (let i = 0; i < 40 && seen.size < 2; i++) {
+      const r = await request(port, '/healthz');
+      t.equal(r.status, 200);
+      seen.add((JSON.parse(r.body) as { thread: number }).thread);
+    }
+    t.same([...seen].sort(), [0, 1], 'thread 0 and thread 1 both answered');
+    const ready = await request(port, '/readyz');
+    t.equal(ready.status, 200);
+    t.match(JSON.parse(ready.body), { status: 'ready', tracks: api.server.catalog.trackCount(), index: { generation: api.server.index.generation } }, 'readiness with the index as the main thread has it');
+  });
+
+  await t.test('every thread answers alike, the index and the matcher through the main thread', async (t) => {
+    const { basic, enterprise } = api.keys;
+    const paths = [
+      `/ws/1.1/track.get?apikey=${basic}&track_id=1`,
+      `/ws/1.1/track.search?apikey=${basic}&q_track=full%20song`,
+      `/ws/1.1/matcher.track.get?apikey=${basic}&q_track=Full%20Song&q_artist=The%20Fixtures`,
+      `/ws/1.1/track.get?track_id=1`,
+      `/ws/1.1/no.such.method?apikey=${basic}`,
+    ];
+    for (const path of paths) {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => request(port, path)));
+      t.equal(new Set(answers.map((a) => stable(a.body))).size, 1, `${path.split('?')[0]}: one answer from every connection`);
+    }
+    const found = await request(port, `/ws/1.1/track.lyrics.fingerprint.post?apikey=${enterprise}`, { type: 'application/json', text: JSON.stringify({ data: { text: LYRICS } }) });
+    t.equal(envelopeStatus(found), 200);
+    t.equal((JSON.parse(found.body) as { message: { body: { track_list: { track: { track_id: number } }[] } } }).message.body.track_list[0].track.track_id, 1, 'the fingerprint finds its track');
+  });
+
+  await t.test('a quota holds exactly across the threads', async (t) => {
+    const { key, keyId } = api.makeKey({ plan: 'basic', quota: 100 });
+    const statuses: number[] = [];
+    const next = { i: 0 };
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next.i++ < 200) statuses.push(envelopeStatus(await request(port, `/ws/1.1/track.get?apikey=${key}&track_id=1`)));
+      }),
+    );
+    t.equal(statuses.filter((s) => s === 200).length, 100, '100 admitted');
+    t.equal(statuses.filter((s) => s === 402).length, 100, '100 refused 402');
+    t.equal(api.server.usage.today(keyId, Date.now()), 100, 'the count the main thread writes');
+  });
+
+  await t.test('/metrics counts the requests of every thread', async (t) => {
+    const total = async () => {
+      const text = (await request(port, '/metrics')).body;
+      return [...text.matchAll(/^refrain_requests_total\{method="track.get",status="200"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    };
+    const before = await total();
+    await Promise.all(Array.from({ length: 20 }, () => request(port, `/ws/1.1/track.get?apikey=${api.keys.basic}&track_id=1`)));
+    t.equal((await total()) - before, 20, 'twenty more, whichever thread answered them');
+  });
+
+  await t.test('no second server takes the port', async (t) => {
+    for (const httpThreads of [1, 2]) {
+      const { config } = parseCommand('serve', ['--data', api.data, '--port', String(port), '--host', '127.0.0.1', '--index-threads', '1'], {});
+      await t.rejects(startServer(config, { logger: createLogger('silent'), httpThreads }), { code: 'startup', message: /cannot listen on .*port/ }, `a ${httpThreads}-thread server is refused`);
+    }
+  });
+});
+
+t.test('a one-thread server holds its port against a threaded one', async (t) => {
+  const api = await startTestServer(t);
+  const { config } = parseCommand('serve', ['--data', api.data, '--port', String(api.server.port), '--host', '127.0.0.1', '--index-threads', '1'], {});
+  await t.rejects(startServer(config, { logger: createLogger('silent'), httpThreads: 2 }), { code: 'startup', message: /already in use/ });
+});
