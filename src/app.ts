@@ -136,7 +136,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     // Made here before the threads read them: no two threads race to create a secret or key file.
     loadOrCreateSecret(config.data, 'tracking.key');
     const fronts = await startFronts({
-      config, threads, logger, logLevel: logger.level, index, usage: usage.table, epochs, metrics,
+      config, threads, logger, logLevel: logger.level, index, usage: usage.table, epochs, metrics, hits, throttle: oauth.throttle,
     }).catch(failed);
     ({ port, url } = fronts);
     front = {
@@ -160,6 +160,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
         url ||= `http://localhost:${bound}`;
         return mountFront(routes, {
           config, logger, clock, url, catalog, works, contributions, index, keys, usage, hits, oauth, metrics, methods, cache,
+          legacySince: hits.expiringSince(clock()),
           keysChanged: epochs.watch(KEYS),
           ready: () => (ready ? { tracks: catalog.trackCount(), index: index.stats } : undefined),
           metricsText: () => metrics.text(),

@@ -3,12 +3,13 @@
  * server's port beside the others (SO_REUSEPORT, after app.ts probed and locked the port), mounting
  * src/front.ts over stores of its own on the same data directory. What must be one for the whole
  * server is shared: quotas and rates (the usage table), the caches' epochs, readiness (a word), the
- * index pool and its queue (RemoteIndex, through the main thread), and /metrics (the main thread
- * sums every thread's requests).
+ * index pool and its queue (RemoteIndex, through the main thread), tracking hits and the login
+ * throttle (asked of the main thread's, so a replay or a guess counts once whichever thread gets it),
+ * and /metrics (the main thread sums every thread's requests).
  *
  * Lifecycle, driven by the main thread over `parentPort`: build the stores and routes, post
  * `ready-to-bind`; on `bind`, listen and post `listening` (or `failed`); on `stop`, close the listen
- * socket, write pending tracking hits, post `stopped` and let the loop end: the thread exits by
+ * socket, post `stopped` and let the loop end: the thread exits by
  * itself once its connections have ended. It never ends otherwise: ending a thread that still holds
  * uWS sockets aborts the process.
  */
@@ -26,12 +27,13 @@ import { ContributionStore } from './contributions/store.js';
 import { RemoteIndex, type RemoteIndexData } from './index/service/remote.js';
 import { KeyStore } from './auth/keys.js';
 import { Usage, UsageTable } from './auth/usage.js';
-import { Hits } from './auth/hits.js';
+import type { HitRecorder, TrackingHit } from './auth/hits.js';
+import type { Attempt, Throttle, ThrottleResult } from './oauth/sessions.js';
 import { METHODS } from './api/registry.js';
 import { ResponseCache } from './api/response-cache.js';
 import { CATALOG, Epochs, KEYS } from './util/epochs.js';
 import { openOAuth } from './oauth/routes.js';
-import { hitsOptions, mountFront, oauthLimits } from './front.js';
+import { mountFront, oauthLimits } from './front.js';
 
 export interface FrontWorkerData {
   thread: number;
@@ -45,21 +47,27 @@ export interface FrontWorkerData {
   /** One word: 1 once every thread listens and the server is ready, 0 before and while stopping. */
   state: SharedArrayBuffer;
   index: RemoteIndexData;
+  /** Hits.expiringSince, as the main thread read it. */
+  legacySince: number;
 }
+
+/** What a thread asks the main thread, answered by a `reply` with the same id. */
+export type Ask =
+  | { op: 'metrics' }
+  | { op: 'hit'; hit: TrackingHit; address: string; token: string }
+  | { op: 'throttle'; keys: string[] };
 
 export type ToMain =
   | { t: 'ready-to-bind' }
   | { t: 'listening' }
   | { t: 'failed'; error: WireError }
   | { t: 'fatal'; error: string }
-  | { t: 'metrics'; id: number }
+  | { t: 'ask'; id: number; ask: Ask }
+  | { t: 'throttle-succeeded'; attempt: Attempt }
   | { t: 'series'; id: number; series: SeriesSnapshot[] }
   | { t: 'stopped' };
 
-export type ToThread = { t: 'bind' } | { t: 'stop' } | { t: 'series'; id: number } | { t: 'metrics'; id: number; text: string };
-
-/** Milliseconds between writes of this thread's tracking hits. */
-const FLUSH_MS = 2000;
+export type ToThread = { t: 'bind' } | { t: 'stop' } | { t: 'series'; id: number } | { t: 'reply'; id: number; value: unknown; error?: string };
 
 const data = workerData as FrontWorkerData;
 const port = parentPort!;
@@ -80,8 +88,22 @@ const works = new WorkStore(catalog);
 const contributions = new ContributionStore(catalog, works);
 const keys = new KeyStore(catalog.root);
 const usage = new Usage(catalog.root, UsageTable.over(data.usage));
-const hits = new Hits(catalog.root, hitsOptions(config), clock);
-const oauth = await openOAuth(catalog.root, config.data, clock, oauthLimits(config));
+
+let nextAsk = 1;
+const asked = new Map<number, { resolve: (value: unknown) => void; reject: (e: Error) => void }>();
+/** Asks the main thread. */
+const ask = <T>(question: Ask): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const id = nextAsk++;
+    asked.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    post({ t: 'ask', id, ask: question });
+  });
+const hits: HitRecorder = { record: (hit, address, token) => ask<boolean>({ op: 'hit', hit, address, token }) };
+const throttle: Throttle = {
+  begin: (keys) => ask<ThrottleResult>({ op: 'throttle', keys }),
+  succeeded: (attempt) => post({ t: 'throttle-succeeded', attempt }),
+};
+const oauth = { ...(await openOAuth(catalog.root, config.data, clock, oauthLimits(config))), throttle };
 const metrics = new Metrics(false);
 const epochs = new Epochs(data.epochs);
 const index = new RemoteIndex(data.index);
@@ -89,30 +111,21 @@ const state = new Int32Array(data.state);
 // Each thread caches its own answers: together they hold what one thread would.
 const cache = new ResponseCache(Math.ceil(config.responseCache / data.threads), config.responseCacheTtl * 1000, epochs.watch(CATALOG));
 
-/** /metrics asked here: the main thread sums every thread's series and answers the text. */
-let nextAsk = 1;
-const asked = new Map<number, (text: string) => void>();
-
 const app = uws.App();
 const routes = withConnectionRules(app, { stallMs: config.httpStallTimeout * 1000, maxUrlBytes: config.maxUrlBytes, maxHeaderBytes: config.maxHeaderBytes });
 mountFront(routes, {
   config, logger, clock, url: data.url, catalog, works, contributions, index, keys, usage, hits, oauth, metrics, cache,
+  legacySince: data.legacySince,
   methods: METHODS,
   keysChanged: epochs.watch(KEYS),
   thread: data.thread,
   purge: data.thread === 0,
   ready: async () => (Atomics.load(state, 0) === 1 ? { tracks: catalog.trackCount(), index: await index.stats() } : undefined),
-  metricsText: () =>
-    new Promise((resolve) => {
-      const id = nextAsk++;
-      asked.set(id, resolve);
-      post({ t: 'metrics', id });
-    }),
+  // The main thread sums every thread's series.
+  metricsText: () => ask<string>({ op: 'metrics' }),
 });
 routes.finish();
 
-const flusher = setInterval(() => void hits.flush().catch((err: unknown) => logger.error({ err }, 'writing tracking hits failed')), FLUSH_MS);
-flusher.unref();
 let socket: us_listen_socket | undefined;
 
 port.on('message', (message: ToThread) => {
@@ -129,18 +142,18 @@ port.on('message', (message: ToThread) => {
       });
     case 'series':
       return post({ t: 'series', id: message.id, series: metrics.snapshot() });
-    case 'metrics':
-      asked.get(message.id)?.(message.text);
-      return void asked.delete(message.id);
+    case 'reply': {
+      const waiting = asked.get(message.id);
+      asked.delete(message.id);
+      if (message.error === undefined) return waiting?.resolve(message.value);
+      return waiting?.reject(new Error(`the main thread could not answer: ${message.error}`));
+    }
     case 'stop':
       if (socket) uws.us_listen_socket_close(socket);
       socket = undefined;
-      clearInterval(flusher);
-      return void hits.flush().catch((err: unknown) => logger.error({ err }, 'writing tracking hits failed')).finally(() => {
-        post({ t: 'stopped' });
-        // Nothing holds the thread now but its connections: it ends when they have.
-        port.unref();
-      });
+      post({ t: 'stopped' });
+      // Nothing holds the thread now but its connections: it ends when they have.
+      return void port.unref();
   }
 });
 post({ t: 'ready-to-bind' });

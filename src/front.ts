@@ -17,7 +17,7 @@ import type { ContributionStore } from './contributions/store.js';
 import type { IndexFront } from './index/service/front.js';
 import type { KeyStore } from './auth/keys.js';
 import type { Usage } from './auth/usage.js';
-import type { Hits } from './auth/hits.js';
+import type { HitRecorder } from './auth/hits.js';
 import { Guard } from './api/guard.js';
 import { Links } from './api/links.js';
 import type { ApiMethod } from './api/method.js';
@@ -49,7 +49,9 @@ export interface FrontDeps {
   index: IndexFront;
   keys: KeyStore;
   usage: Usage;
-  hits: Hits;
+  hits: HitRecorder;
+  /** When tracking tokens started to expire (Hits.expiringSince): tokens older than it are honoured. */
+  legacySince: number;
   oauth: OAuthStores;
   metrics: Metrics;
   methods: ReadonlyMap<string, ApiMethod>;
@@ -87,7 +89,7 @@ export function mountFront(routes: Routes, deps: FrontDeps): FrontMounted {
   const { config, logger, clock, url, catalog, works, contributions, index, keys, usage, hits, oauth, metrics, methods, cache } = deps;
   const links = new Links(url, loadOrCreateSecret(config.data, 'tracking.key'), {
     ttlSeconds: config.trackingTokenTtl,
-    legacySince: hits.expiringSince(clock()),
+    legacySince: deps.legacySince,
     clock,
   });
   const feeds = openFeeds(config, { catalog, clock, logger, baseUrl: () => url });

@@ -2,7 +2,8 @@
  * The main thread's side of several HTTP threads (`ServerOptions.httpThreads` ≥ 2;
  * docs/http-threads-plan.md): it probes and locks the port (port-lock.ts), starts the threads
  * (front-worker.ts) with the shared memory and an index channel each (remote.ts), binds them all
- * at once, answers their /metrics asks with every thread's requests summed, and stops them in the
+ * at once, answers what they ask of the one owner (tracking hits, the login throttle, /metrics with
+ * every thread's requests summed), and stops them in the
  * only order that does not abort the process: listen sockets closed, connections left to end, each
  * thread's exit awaited before anything they use is closed.
  */
@@ -18,7 +19,9 @@ import { serveIndex } from './index/service/remote.js';
 import type { UsageTable } from './auth/usage.js';
 import type { Epochs } from './util/epochs.js';
 import { siblingModule } from './util/one-shot-worker.js';
-import type { FrontWorkerData, ToMain, ToThread } from './front-worker.js';
+import type { Hits } from './auth/hits.js';
+import type { Throttle } from './oauth/sessions.js';
+import type { Ask, FrontWorkerData, ToMain, ToThread } from './front-worker.js';
 
 const FRONT_WORKER = siblingModule(import.meta.url, 'front-worker');
 /** Milliseconds the threads have to build their routes and bind. */
@@ -37,6 +40,9 @@ export interface FrontsOptions {
   epochs: Epochs;
   /** The main thread's metrics (process and index); the threads' requests are added to them. */
   metrics: Metrics;
+  /** The one replay window and hit counts, and the one login throttle, of the server. */
+  hits: Hits;
+  throttle: Throttle;
 }
 
 export interface Fronts {
@@ -79,12 +85,19 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
       for (const thread of started) thread.post({ t: 'series', id });
     });
 
+  const answer = async (ask: Ask): Promise<unknown> => {
+    if (ask.op === 'hit') return options.hits.record(ask.hit, ask.address, ask.token);
+    if (ask.op === 'throttle') return options.throttle.begin(ask.keys);
+    return options.metrics.text(await gather());
+  };
+
   const spawn = (n: number): Thread => {
     const channel = new MessageChannel();
     const workerData: FrontWorkerData = {
       thread: n, threads, config, logLevel: options.logLevel, url, port,
       usage: options.usage.buffer, epochs: options.epochs.buffer, state: state.buffer as SharedArrayBuffer,
       index: serveIndex(options.index, channel.port1, channel.port2),
+      legacySince: options.hits.expiringSince(Date.now()),
     };
     const worker = new Worker(FRONT_WORKER, { workerData, transferList: [channel.port2] });
     const exited = once(worker, 'exit').finally(() => channel.port1.close());
@@ -98,11 +111,15 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
           gathering.delete(message.id);
           ask.done(ask.series);
         }
-      } else if (message.t === 'metrics') {
-        void gather()
-          .then((series) => options.metrics.text(series))
-          .then((text) => worker.postMessage({ t: 'metrics', id: message.id, text } satisfies ToThread));
-      }
+      } else if (message.t === 'ask') {
+        void answer(message.ask).then(
+          (value) => worker.postMessage({ t: 'reply', id: message.id, value } satisfies ToThread),
+          (err: unknown) => {
+            logger.error({ err, thread: n }, 'answering an HTTP thread failed');
+            worker.postMessage({ t: 'reply', id: message.id, value: undefined, error: String(err) } satisfies ToThread);
+          },
+        );
+      } else if (message.t === 'throttle-succeeded') options.throttle.succeeded(message.attempt);
     });
     return { worker, exited, post: (message) => worker.postMessage(message) };
   };

@@ -10,7 +10,7 @@
  */
 import type { Catalog } from '../catalog/store.js';
 import type { Links } from './links.js';
-import type { Hits } from '../auth/hits.js';
+import type { HitRecorder } from '../auth/hits.js';
 import type { Incoming, Outgoing } from '../http/route.js';
 import { escapeXml as esc } from '../util/xml.js';
 import { artistLine } from '../feeds/lines.js';
@@ -30,8 +30,8 @@ function send(status: number, type: string, body: string | Buffer, tracking?: 'c
  * or a `repeat` of the same token from the same address within the replay window (not counted).
  * HEAD answers the same status and counts nothing.
  */
-export function trackingPage(links: Links, hits: Hits) {
-  return (incoming: Incoming): Outgoing => {
+export function trackingPage(links: Links, hits: HitRecorder) {
+  return (incoming: Incoming): Outgoing | Promise<Outgoing> => {
     const [kind, token] = incoming.params;
     const hit = links.verify(token);
     if (!hit || (kind !== 'js' && kind !== 'img' && kind !== 'html')) return send(404, 'text/plain', 'unknown tracking token\n');
@@ -40,10 +40,15 @@ export function trackingPage(links: Links, hits: Hits) {
     }
     // HEAD (link checkers, prefetchers) shows nothing to anyone: answered like GET, never counted.
     const head = incoming.method === 'head';
-    const outcome = head ? undefined : hits.record(hit, incoming.ip, token) ? 'counted' : 'repeat';
-    if (kind === 'img') return send(200, 'image/gif', PIXEL, outcome);
-    if (kind === 'js') return send(200, 'application/javascript; charset=utf-8', '/* recorded */\n', outcome);
-    return send(200, 'text/html; charset=utf-8', '<!doctype html><title>recorded</title>\n', outcome);
+    const answer = (counted?: boolean): Outgoing => {
+      const outcome = counted === undefined ? undefined : counted ? 'counted' : 'repeat';
+      if (kind === 'img') return send(200, 'image/gif', PIXEL, outcome);
+      if (kind === 'js') return send(200, 'application/javascript; charset=utf-8', '/* recorded */\n', outcome);
+      return send(200, 'text/html; charset=utf-8', '<!doctype html><title>recorded</title>\n', outcome);
+    };
+    if (head) return answer();
+    const counted = hits.record(hit, incoming.ip, token);
+    return counted instanceof Promise ? counted.then(answer) : answer(counted);
   };
 }
 

@@ -74,7 +74,16 @@ export class ReplayWindow {
 
 const EXPIRING_SINCE = 'tracking:expiring-since';
 
-export class Hits {
+/**
+ * Recording hits as the tracking URLs do: the Hits on the thread that owns them, or asked over a
+ * thread hop (an HTTP thread of several: src/front-worker.ts), hence the promise. One owner keeps
+ * one replay window, so a repeat is a repeat on whichever thread it arrives.
+ */
+export interface HitRecorder {
+  record(hit: TrackingHit, address: string, token: string): boolean | Promise<boolean>;
+}
+
+export class Hits implements HitRecorder {
   private readonly db: Database<number, HitKey>;
   private pending = new Map<string, { key: HitKey; n: number }>();
   readonly replays: ReplayWindow;

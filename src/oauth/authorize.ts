@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { ClientRecord, ClientStore } from './clients.js';
 import type { GrantStore } from './grants.js';
 import { normalizeEmail, type UserRecord, type UserStore } from './users.js';
-import { csrfMatches, type LoginThrottle, type PendingAuthorization, type Session, type SessionStore } from './sessions.js';
+import { csrfMatches, type Throttle, type PendingAuthorization, type Session, type SessionStore } from './sessions.js';
 import type { SignIn } from './signin.js';
 import { cookieValue, formBody, parseParams, redirect, type Incoming, type Outgoing } from './http.js';
 import { consentPage, errorPage, loginPage } from './pages.js';
@@ -30,7 +30,7 @@ export interface AuthorizeDeps {
   grants: GrantStore;
   sessions: SessionStore;
   signin: SignIn;
-  throttle: LoginThrottle;
+  throttle: Throttle;
   issuer: string;
   /** Plain-HTTP development: the session cookie without Secure (and without the __Host- prefix). */
   insecureCookies: boolean;
@@ -130,7 +130,7 @@ export class Authorization {
     const email = normalizeEmail(form.email ?? '');
     const keys = [`email:${email}`, `ip:${incoming.ip}`];
     // Counted before the password is checked: concurrent guesses see each other (a failure until it succeeds).
-    const counted = this.deps.throttle.begin(keys);
+    const counted = await this.deps.throttle.begin(keys);
     if ('retryAfter' in counted) {
       const wait = counted.retryAfter;
       throw new PageError(429, 'Too many attempts', `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute(s).`, { 'retry-after': String(wait) });

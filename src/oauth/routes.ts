@@ -12,7 +12,7 @@ import { UserStore } from './users.js';
 import { GrantStore } from './grants.js';
 import { SigningKeys } from './signing-keys.js';
 import { TokenService } from './tokens.js';
-import { LoginThrottle, SessionStore } from './sessions.js';
+import { LoginThrottle, type Throttle, SessionStore } from './sessions.js';
 import { SignIn } from './signin.js';
 import { loadOrCreateSecret } from '../util/secret.js';
 import { Authorization, pageFailure } from './authorize.js';
@@ -29,7 +29,7 @@ export interface OAuthStores {
   keys: SigningKeys;
   sessions: SessionStore;
   signin: SignIn;
-  throttle: LoginThrottle;
+  throttle: Throttle;
 }
 
 /** The limits of the sign-in pages (docs/operations.md "Limits: OAuth sign-in"). */

@@ -290,7 +290,19 @@ export interface Attempt {
  * after it let 150 parallel guesses through). In memory: one server process serves the login
  * pages, and a restart forgetting failures is acceptable.
  */
-export class LoginThrottle {
+/** What a throttle answers an attempt: counted, or refused for `retryAfter` seconds. */
+export type ThrottleResult = { attempt: Attempt } | { retryAfter: number };
+
+/**
+ * Login throttling as the sign-in page uses it: a LoginThrottle on the thread that owns it, or one
+ * asked over a thread hop (an HTTP thread of several: src/front-worker.ts), hence the promise.
+ */
+export interface Throttle {
+  begin(keys: string[]): ThrottleResult | Promise<ThrottleResult>;
+  succeeded(attempt: Attempt): void;
+}
+
+export class LoginThrottle implements Throttle {
   private failures = new Map<string, number[]>();
 
   constructor(
@@ -304,7 +316,7 @@ export class LoginThrottle {
    * Count an attempt for every key of `keys` (an e-mail's and an address's) now, or refuse it:
    * `retryAfter` is the seconds until one of the keys may try again.
    */
-  begin(keys: string[]): { attempt: Attempt } | { retryAfter: number } {
+  begin(keys: string[]): ThrottleResult {
     const now = this.clock();
     let wait = 0;
     for (const key of keys) {

@@ -9,6 +9,7 @@ import t from 'tap';
 import net from 'node:net';
 import { startTestServer } from '../helpers/server.js';
 import { LYRICS } from '../helpers/fixtures.js';
+import { authorizationUrl, Browser, createUser, form, registerClient } from '../helpers/oauth.js';
 import { parseCommand } from '../../src/config.js';
 import { startServer } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
@@ -100,6 +101,28 @@ t.test('two HTTP threads on one port', async (t) => {
     const before = await total();
     await Promise.all(Array.from({ length: 20 }, () => request(port, `/ws/1.1/track.get?apikey=${api.keys.basic}&track_id=1`)));
     t.equal((await total()) - before, 20, 'twenty more, whichever thread answered them');
+  });
+
+  await t.test('a tracking URL counts once, whichever thread its repeats reach', async (t) => {
+    const lyrics = JSON.parse((await request(port, `/ws/1.1/track.lyrics.get?apikey=${api.keys.basic}&track_id=1`)).body) as { message: { body: { lyrics: { pixel_tracking_url: string } } } };
+    const pixel = new URL(lyrics.message.body.lyrics.pixel_tracking_url);
+    const outcomes = await Promise.all(Array.from({ length: 12 }, () => request(port, pixel.pathname).then((r) => /x-refrain-tracking: (\w+)/i.exec(r.headers)?.[1])));
+    t.same(outcomes.filter((o) => o === 'counted').length, 1, 'counted once');
+    t.same(outcomes.filter((o) => o === 'repeat').length, 11, 'the rest are repeats');
+  });
+
+  await t.test('the login throttle is one for all threads', async (t) => {
+    const c = registerClient(api);
+    const user = await createUser(api);
+    const browser = new Browser();
+    const login = form(await browser.get(authorizationUrl(api, c, 'v'.repeat(43))));
+    // Sent together, on connections of their own: the guesses spread over both threads.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => browser.post(login.action, { ...login.fields, email: user.email, password: `wrong password ${i}` })),
+    );
+    const statuses = answers.map((a) => a.status);
+    t.equal(statuses.filter((s) => s === 303).length, 5, 'five guesses checked (the limit), whichever thread took them');
+    t.equal(statuses.filter((s) => s === 429).length, 7, 'the rest refused');
   });
 
   await t.test('no second server takes the port', async (t) => {
