@@ -39,10 +39,10 @@ export interface ServerOptions {
   /** Methods added to the registry (tests use fixtures to exercise request bodies). */
   extraMethods?: ApiMethod[];
   /**
-   * HTTP threads (docs/http-threads-plan.md; not a command-line option yet): 1, the default, serves
-   * from this thread; N ≥ 2 runs N uWS apps on the port in threads of their own (src/fronts.ts),
-   * this thread keeping the index pool, the counters' writes and the schedules. Not with `clock` or
-   * `extraMethods`, which cannot cross threads.
+   * HTTP threads, instead of `--http-threads`: 1 serves from this thread; N ≥ 2 runs N uWS apps on
+   * the port in threads of their own (src/fronts.ts), this thread keeping the index pool, the
+   * counters, the throttle and the schedules. Not with `clock` or `extraMethods`, which cannot
+   * cross threads.
    */
   httpThreads?: number;
 }
@@ -66,10 +66,21 @@ export interface RunningServer {
   refreshCatalog(): void;
   /** The feeds: listing, schedule (`feeds.schedule.build(kind)` builds one now). */
   feeds: FeedService;
+  /** HTTP threads serving the port (1: the main thread). */
+  httpThreads: number;
   close(): Promise<void>;
 }
 
 const FLUSH_MS = 2000;
+
+/**
+ * HTTP threads for `--http-threads` (0: auto). The HTTP thread takes about a quarter of a
+ * fingerprint's CPU and all of a cached lookup's (docs/benchmarks.md, "CPU per request by thread"),
+ * so auto gives one per four cores, at least 1 (the main thread, as on small machines) and at most 8.
+ */
+export function httpThreadsFor(asked: number, cores: number): number {
+  return asked > 0 ? asked : Math.min(8, Math.max(1, Math.floor(cores / 4)));
+}
 
 export async function startServer(config: ServeConfig, options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -130,9 +141,9 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   };
   let port: number;
   let front: { feeds: FeedService; tokens: TokenService; close(): Promise<void> };
-  const threads = options.httpThreads ?? 1;
+  const threads = options.httpThreads ?? httpThreadsFor(config.httpThreads, availableParallelism());
   if (threads > 1) {
-    if (options.clock || options.extraMethods) throw new RefrainError('internal', 'httpThreads cannot be used with a clock or extra methods: they cannot cross threads');
+    if (options.clock || options.extraMethods) throw new RefrainError('internal', 'several HTTP threads cannot be used with a clock or extra methods: they cannot cross threads');
     // Made here before the threads read them: no two threads race to create a secret or key file.
     loadOrCreateSecret(config.data, 'tracking.key');
     const fronts = await startFronts({
@@ -186,10 +197,10 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   flusher.unref();
   ready = true;
   feeds.start();
-  logger.info({ port, url, tracks: catalog.trackCount(), uws: uwsIsNative ? 'native' : 'fallback' }, 'listening');
+  logger.info({ port, url, tracks: catalog.trackCount(), uws: uwsIsNative ? 'native' : 'fallback', httpThreads: threads }, 'listening');
 
   return {
-    port, url, catalog, works, contributions, index, keys, usage, hits, feeds,
+    port, url, catalog, works, contributions, index, keys, usage, hits, feeds, httpThreads: threads,
     oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, sessions: oauth.sessions, tokens },
     refreshKeys: () => polls[0].check(),
     refreshCatalog: () => polls[1].check(),

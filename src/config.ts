@@ -99,6 +99,11 @@ export const OPTIONS = {
     description: 'seconds a cached answer may be served (catalog changes drop the cache at once)',
     env: 'REFRAIN_RESPONSE_CACHE_TTL',
   }),
+  httpThreads: opt(int(0, 64).default(0), {
+    description:
+      'HTTP threads serving the port (0: one per four cores, 1 to 8; 1 answers on the main thread, 2 or more in threads of their own beside it); see docs/operations.md',
+    env: 'REFRAIN_HTTP_THREADS',
+  }),
   indexThreads: opt(int(0, 256).default(0), {
     description: 'index workers answering fingerprint, search and matcher queries (0: one per core)',
     env: 'REFRAIN_INDEX_THREADS',
@@ -323,7 +328,7 @@ export const COMMANDS = {
     schema: pick(
       'data', 'port', 'host', 'publicUrl', 'httpStatus', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
-      'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
+      'httpThreads', 'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
       'oauthSigninTtl', 'oauthSessionsPerAddress', 'oauthLoginAttempts', 'oauthLoginWindow',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
       'unknownKeyCache', 'unknownKeyCacheBytes', 'contributionsPerKey', 'contributionsPending',

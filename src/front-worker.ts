@@ -16,7 +16,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ServeConfig } from './config.js';
 import { RefrainError, type WireError } from './errors.js';
-import { createLogger } from './log.js';
+import { createLogger, logDestination } from './log.js';
+import { nameThisThread } from './util/thread-name.js';
 import { uws, type us_listen_socket } from './http/uws.js';
 import { withConnectionRules } from './http/connection.js';
 import { listenFailure } from './http/server.js';
@@ -40,6 +41,8 @@ export interface FrontWorkerData {
   threads: number;
   config: ServeConfig;
   logLevel: string;
+  /** `--log-format` as the main thread resolved `auto` (by its stdout). */
+  logFormat: 'json' | 'pretty';
   url: string;
   port: number;
   usage: SharedArrayBuffer;
@@ -69,11 +72,13 @@ export type ToMain =
 
 export type ToThread = { t: 'bind' } | { t: 'stop' } | { t: 'series'; id: number } | { t: 'reply'; id: number; value: unknown; error?: string };
 
+nameThisThread('refrain-http');
 const data = workerData as FrontWorkerData;
 const port = parentPort!;
 const post = (message: ToMain) => port.postMessage(message);
 const { config } = data;
-const logger = createLogger(data.logLevel).child({ thread: data.thread });
+// The main thread's output: the log file, or stdout as JSON or readable lines as it resolved them (a thread has no TTY).
+const logger = createLogger(data.logLevel, logDestination({ file: config.logFile, format: data.logFormat })).child({ thread: data.thread });
 
 // A failure the routes did not catch is logged and reported; the thread must not end on it.
 process.on('uncaughtException', (err) => {

@@ -95,6 +95,7 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
     const channel = new MessageChannel();
     const workerData: FrontWorkerData = {
       thread: n, threads, config, logLevel: options.logLevel, url, port,
+      logFormat: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY) ? 'pretty' : 'json',
       usage: options.usage.buffer, epochs: options.epochs.buffer, state: state.buffer as SharedArrayBuffer,
       index: serveIndex(options.index, channel.port1, channel.port2),
       legacySince: options.hits.expiringSince(Date.now()),

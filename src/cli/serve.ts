@@ -62,7 +62,11 @@ const shellQuoted = (text: string): string => text.replace(/'/g, "'\\''");
 export const DEMO_HOST = '127.0.0.1';
 
 /** Where the server listens, in words for the startup output. */
-function listeningOn(host: string, port: number, demo: boolean): string {
+function listeningOn(host: string, port: number, demo: boolean, threads = 1): string {
+  return `${listeningWhere(host, port, demo)}${threads > 1 ? ` ${threads} HTTP threads.` : ''}`;
+}
+
+function listeningWhere(host: string, port: number, demo: boolean): string {
   if (host === DEMO_HOST || host === 'localhost' || host === '::1')
     return `Listening on ${host}:${port} only: other machines cannot connect${demo ? ' (pass --host 0.0.0.0 to allow them)' : ''}.`;
   const every = host === '0.0.0.0' || host === '::';
@@ -82,7 +86,7 @@ export async function runServe(given: ServeConfig, explicit: ReadonlySet<string>
     logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
   }
   const server = await startServer(config, { logger });
-  process.stderr.write(`${listeningOn(config.host, server.port, config.demo)}\n`);
+  process.stderr.write(`${listeningOn(config.host, server.port, config.demo, server.httpThreads)}\n`);
   // Without --demo a saved demo key is shown only while it still works.
   const saved = savedDemoKey(config.data);
   const key = saved && server.keys.lookup(saved) ? saved : undefined;
@@ -113,15 +117,30 @@ export async function runServe(given: ServeConfig, explicit: ReadonlySet<string>
     `${process.stderr.isTTY ? '\n' : ''}${signal}: stopping: no new requests, writing counters, closing the data directory ` +
       `(${signal === 'SIGINT' ? 'Ctrl-C' : 'a signal'} again exits at once)\n`,
   );
-  process.once('SIGINT', () => process.exit(130));
-  process.once('SIGTERM', () => process.exit(143));
+  const threaded = server.httpThreads > 1;
+  process.once('SIGINT', () => exitAtOnce('SIGINT', 130, threaded));
+  process.once('SIGTERM', () => exitAtOnce('SIGTERM', 143, threaded));
   setTimeout(() => {
-    process.stderr.write(`did not stop within ${STOP_BOUND_MS / 1000} s: exiting\n`);
-    process.exit(1);
-  }, STOP_BOUND_MS).unref();
+    process.stderr.write(`did not stop within ${(threaded ? THREADED_STOP_BOUND_MS : STOP_BOUND_MS) / 1000} s: exiting\n`);
+    exitAtOnce('SIGKILL', 1, threaded);
+  }, threaded ? THREADED_STOP_BOUND_MS : STOP_BOUND_MS).unref();
   await server.close();
   return 0;
 }
 
 /** Longest a stop may take after SIGINT or SIGTERM before the process exits anyway (code 1). */
 const STOP_BOUND_MS = 10_000;
+/** With HTTP threads: above the 15 s they have for their connections to end (src/fronts.ts). */
+const THREADED_STOP_BOUND_MS = 20_000;
+
+/**
+ * Ends the process now. With HTTP threads, `process.exit` would abort it (a thread still holding
+ * uWS sockets fails Node's teardown with SIGABRT), so the signal is raised again with its default
+ * action instead: the process dies of it, as a shell or a supervisor expects (130/143 seen by a
+ * shell, SIGKILL for the stop bound).
+ */
+function exitAtOnce(signal: NodeJS.Signals, code: number, threaded: boolean): void {
+  if (!threaded) process.exit(code);
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+}

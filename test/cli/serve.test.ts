@@ -3,6 +3,7 @@ import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+import net from 'node:net';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { tempDir } from '../helpers/tmp.js';
@@ -81,7 +82,7 @@ t.test('logs: JSON lines on a pipe, readable lines with --log-format pretty, JSO
 
   const pretty = startCli(t, [...args, '--log-format', 'pretty'], { LOG_LEVEL: 'info' });
   await stop(pretty);
-  t.match(pretty.out(), /^\d\d:\d\d:\d\d INFO  listening  port=\d+ url=http:\/\/localhost:\d+ tracks=0 uws=native$/m);
+  t.match(pretty.out(), /^\d\d:\d\d:\d\d INFO  listening  port=\d+ url=http:\/\/localhost:\d+ tracks=0 uws=native httpThreads=1$/m);
   t.notMatch(pretty.out(), /^\{/m, 'no JSON line among them');
 
   const logFile = path.join(data, 'refrain.log');
@@ -90,4 +91,38 @@ t.test('logs: JSON lines on a pipe, readable lines with --log-format pretty, JSO
   t.equal(filed.out(), '', 'nothing on stdout');
   const logged = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
   t.ok(logged.some((l) => l.msg === 'listening'), 'the JSON logs are in the file');
+});
+
+t.test('with two HTTP threads: a stop waits for open connections and exits 0; a second signal ends it by that signal, never an abort', async (t) => {
+  const data = tempDir(t);
+  const start = async () => {
+    const serve = startCli(t, ['serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--no-feeds', '--http-threads', '2'], { LOG_LEVEL: 'info' });
+    const [, port] = await serve.waitForErr(/Listening on 127\.0\.0\.1:(\d+)/);
+    return { serve, port: Number(port) };
+  };
+  /** A keep-alive connection that has had an answer and stays open, idle. */
+  const idle = async (port: number) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await once(socket, 'data');
+    socket.on('error', () => undefined);
+    return socket;
+  };
+
+  const first = await start();
+  const socket = await idle(first.port);
+  first.serve.child.kill('SIGTERM');
+  // The connection ends: its thread, the last one holding sockets, can exit.
+  setTimeout(() => socket.destroy(), 500).unref();
+  t.same(await first.serve.exited, [0, null], 'exit 0 once the open connection ended');
+  t.notMatch(first.serve.err(), /Assertion failed|open handles|SIGABRT/, 'no abort on the way out');
+
+  const second = await start();
+  const held = await idle(second.port);
+  t.teardown(() => held.destroy());
+  second.serve.child.kill('SIGINT');
+  await second.serve.waitForErr(/SIGINT: stopping/);
+  second.serve.child.kill('SIGINT');
+  t.same(await second.serve.exited, [null, 'SIGINT'], 'the second Ctrl-C ends it at once, by the signal');
+  t.notMatch(second.serve.err(), /Assertion failed|open handles/, 'no abort');
 });

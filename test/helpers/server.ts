@@ -60,7 +60,8 @@ export async function startTestServer(
 
   // One index worker per test server: tests run two files at a time on two cores. A loaded CI
   // machine must not turn a slow query into a 503: the deadline is generous here.
-  const base = ['--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent', '--index-threads', '1', '--index-deadline-ms', '15000'];
+  // One HTTP thread unless a test asks for more (auto would depend on the machine's cores).
+  const base = ['--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'silent', '--index-threads', '1', '--index-deadline-ms', '15000', '--http-threads', '1'];
   const { config } = parseCommand('serve', [...base, ...(options.flags ?? [])], {});
   const server = await startServer(config, { logger: createLogger('silent'), ...options.server });
   t.teardown(() => server.close());

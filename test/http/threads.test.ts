@@ -11,7 +11,7 @@ import { startTestServer } from '../helpers/server.js';
 import { LYRICS } from '../helpers/fixtures.js';
 import { authorizationUrl, Browser, createUser, form, registerClient } from '../helpers/oauth.js';
 import { parseCommand } from '../../src/config.js';
-import { startServer } from '../../src/app.js';
+import { httpThreadsFor, startServer } from '../../src/app.js';
 import { createLogger } from '../../src/log.js';
 
 interface Raw {
@@ -137,4 +137,12 @@ t.test('a one-thread server holds its port against a threaded one', async (t) =>
   const api = await startTestServer(t);
   const { config } = parseCommand('serve', ['--data', api.data, '--port', String(api.server.port), '--host', '127.0.0.1', '--index-threads', '1'], {});
   await t.rejects(startServer(config, { logger: createLogger('silent'), httpThreads: 2 }), { code: 'startup', message: /already in use/ });
+});
+
+t.test('--http-threads: auto gives one per four cores, 1 to 8; a number is taken as given', async (t) => {
+  t.same([2, 4, 8, 16, 31, 64, 128].map((cores) => httpThreadsFor(0, cores)), [1, 1, 2, 4, 7, 8, 8]);
+  t.equal(httpThreadsFor(3, 2), 3);
+  t.equal(parseCommand('serve', ['--http-threads', '4'], {}).config.httpThreads, 4);
+  t.equal(parseCommand('serve', [], { REFRAIN_HTTP_THREADS: '2' }).config.httpThreads, 2);
+  t.throws(() => parseCommand('serve', ['--http-threads', '65'], {}), { message: /--http-threads/ });
 });
