@@ -2,8 +2,9 @@
  * bench/http: throughput and latency of id lookups over keep-alive HTTP, next to a bare uWS app
  * measured in the same run on the same machine (docs/design.md §8: target ≥ 50% of the bare app).
  *
- *   npm run bench:http -- [--tracks 100000] [--data DIR] [--seconds 10] [--connections 50]
+ *   npm run bench:http -- [--tracks 100000] [--data DIR] [--seconds 10] [--connections 50] [--http-threads 1]
  *
+ * `--http-threads 1,2` measures the server with each (serve --http-threads), rows one after the other.
  * The catalog is generated and imported on first use (kept in bench/.data/). The load generator is
  * `refrain loadtest`'s engine in a closed loop (bench/lib/measure.ts `load`), in this process; it
  * shares the 2 cores with the server. Each method is measured with two access patterns over 20,000
@@ -24,7 +25,7 @@ import { DATA_DIR, writeResult } from '../lib/paths.js';
 import { Rng } from '../lib/random.js';
 import { startBare, startRefrain } from '../lib/servers.js';
 
-const { tracks, data: dataOption, seconds, connections } = benchArgs({ tracks: 100000, data: undefined, seconds: 10, connections: 50 });
+const { tracks, data: dataOption, seconds, connections, 'http-threads': httpThreads } = benchArgs({ tracks: 100000, data: undefined, seconds: 10, connections: 50, 'http-threads': [1] });
 const data = dataOption ?? path.join(DATA_DIR, `catalog-${tracks}`);
 
 const REQUESTS = 20_000;
@@ -70,14 +71,16 @@ async function serve(extra: string[]) {
   return { ...server, url: `${server.url}/` };
 }
 
-for (const [pattern, flags] of [['zipf', []], ['uniform', ['--response-cache', '0']]] as const) {
-  const server = await serve([...flags]);
-  for (const method of ['track.get', 'track.lyrics.get']) {
-    const requests = ids[pattern].map((id): BenchRequest => ({ method: 'GET', path: `/ws/1.1/${method}?track_id=${id}&apikey=${key}` }));
-    const label = pattern === 'zipf' ? 'zipf ids, cache on' : 'uniform ids, cache off';
-    rows.push(await measure(`${method} (${label})`, server.pid, server.url, requests));
+for (const threads of httpThreads) {
+  for (const [pattern, flags] of [['zipf', []], ['uniform', ['--response-cache', '0']]] as const) {
+    const server = await serve([...flags, '--http-threads', String(threads)]);
+    for (const method of ['track.get', 'track.lyrics.get']) {
+      const requests = ids[pattern].map((id): BenchRequest => ({ method: 'GET', path: `/ws/1.1/${method}?track_id=${id}&apikey=${key}` }));
+      const label = `${pattern === 'zipf' ? 'zipf ids, cache on' : 'uniform ids, cache off'}${httpThreads.length > 1 || threads > 1 ? `, ${threads} HTTP thread${threads > 1 ? 's' : ''}` : ''}`;
+      rows.push(await measure(`${method} (${label})`, server.pid, server.url, requests));
+    }
+    await server.stop();
   }
-  server.stop();
 }
 
 const base = rows[0];

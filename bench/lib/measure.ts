@@ -48,6 +48,8 @@ export async function startProcess(args: string[], ready: RegExp, env: NodeJS.Pr
 export interface ThreadCpu {
   /** The thread that runs JavaScript's event loop: in Refrain the HTTP front end, whose cost per request caps a node's throughput whatever its cores. */
   main: number;
+  /** The HTTP threads of `--http-threads` 2 or more (named `refrain-http`); 0 with one. */
+  http: number;
   /** The index pool's workers (threads named `refrain-index`, src/util/thread-name.ts). */
   index: number;
   /** Every other thread: libuv's pool, V8's GC and compiler threads, LMDB, builds. */
@@ -59,7 +61,7 @@ export interface ThreadCpu {
  * measurement take their time with them: compare runs with the same threads alive.
  */
 export function cpuByThread(pid: number): ThreadCpu {
-  const cpu: ThreadCpu = { main: 0, index: 0, others: 0 };
+  const cpu: ThreadCpu = { main: 0, http: 0, index: 0, others: 0 };
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     let stat: string;
     try {
@@ -72,6 +74,7 @@ export function cpuByThread(pid: number): ThreadCpu {
     const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
     if (Number(tid) === pid) cpu.main += seconds;
     else if (name === 'refrain-index') cpu.index += seconds;
+    else if (name === 'refrain-http') cpu.http += seconds;
     else cpu.others += seconds;
   }
   return cpu;
@@ -80,13 +83,14 @@ export function cpuByThread(pid: number): ThreadCpu {
 /** CPU per request in µs by kind of thread, between two readings of cpuByThread. */
 export function cpuPerRequest(before: ThreadCpu, after: ThreadCpu, requests: number): ThreadCpu & { all: number } {
   const per = (k: keyof ThreadCpu) => ((after[k] - before[k]) / Math.max(requests, 1)) * 1e6;
-  const out = { main: per('main'), index: per('index'), others: per('others') };
-  return { ...out, all: out.main + out.index + out.others };
+  const out = { main: per('main'), http: per('http'), index: per('index'), others: per('others') };
+  return { ...out, all: out.main + out.http + out.index + out.others };
 }
 
-/** A table cell: CPU per request all / main / index pool / others, µs. */
+/** A table cell: CPU per request all / main / index pool / others, µs (and the HTTP threads', when there are). */
 export const cpuCell = (c: ThreadCpu & { all: number }, digits = 0): string =>
-  `${c.all.toFixed(digits)} / ${c.main.toFixed(digits)} / ${c.index.toFixed(digits)} / ${c.others.toFixed(digits)}`;
+  `${c.all.toFixed(digits)} / ${c.main.toFixed(digits)} / ${c.index.toFixed(digits)} / ${c.others.toFixed(digits)}` +
+  (c.http > 0 ? `; HTTP threads ${c.http.toFixed(digits)}` : '');
 
 export const CPU_COLUMN = 'server CPU µs/request: all / main (HTTP) thread / index pool / other threads';
 

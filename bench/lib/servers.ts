@@ -3,6 +3,7 @@
  * and the bare uWS app (bench/http/bare.ts) it is compared with.
  */
 import path from 'node:path';
+import { once } from 'node:events';
 import { startProcess } from './measure.js';
 import { ROOT } from './paths.js';
 
@@ -18,11 +19,17 @@ export async function startBare(): Promise<{ pid: number; url: string; stop: () 
  * is not what these benches measure (bench/feeds does). With HTTP statuses mirrored: the load
  * loops count an error by its HTTP status, which the default (HTTP 200, docs/api.md) would hide.
  */
-export async function startRefrain(data: string, extra: string[] = []): Promise<{ pid: number; url: string; startSeconds: number; stop: () => void }> {
+export async function startRefrain(data: string, extra: string[] = []): Promise<{ pid: number; url: string; startSeconds: number; stop: () => Promise<void> }> {
   const t0 = performance.now();
   const server = await startProcess(
     [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--no-feeds', '--http-status', 'mirror', ...extra],
     /"port":(\d+).*"msg":"listening"/,
   );
-  return { pid: server.child.pid!, url: `http://127.0.0.1:${server.match[1]}`, startSeconds: (performance.now() - t0) / 1000, stop: () => server.child.kill('SIGTERM') };
+  // Stopped and awaited: with HTTP threads a stop waits for connections to end, and the next server must not share the cores with it.
+  const exited = once(server.child, 'exit');
+  const stop = async () => {
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
+    await exited;
+  };
+  return { pid: server.child.pid!, url: `http://127.0.0.1:${server.match[1]}`, startSeconds: (performance.now() - t0) / 1000, stop };
 }
