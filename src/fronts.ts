@@ -24,6 +24,8 @@ import type { Throttle } from './oauth/sessions.js';
 import type { Ask, FrontWorkerData, ToMain, ToThread } from './front-worker.js';
 
 const FRONT_WORKER = siblingModule(import.meta.url, 'front-worker');
+/** Milliseconds a thread has to send its request series for /metrics. */
+const GATHER_MS = 2000;
 /** Milliseconds the threads have to build their routes and bind. */
 const START_MS = 30_000;
 /** Milliseconds a stop waits for the threads' connections to end (uWS drops idle ones after about 10 s). */
@@ -78,10 +80,17 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
   const gathering = new Map<number, { series: SeriesSnapshot[][]; left: number; done: (series: SeriesSnapshot[][]) => void }>();
   let nextAsk = 1;
 
+  /** Every thread's request series; a thread that does not answer within GATHER_MS (stopping) is left out. */
   const gather = (): Promise<SeriesSnapshot[][]> =>
     new Promise((done) => {
       const id = nextAsk++;
-      gathering.set(id, { series: [], left: started.length, done });
+      const timer = setTimeout(() => {
+        const ask = gathering.get(id);
+        gathering.delete(id);
+        if (ask) done(ask.series);
+      }, GATHER_MS);
+      timer.unref();
+      gathering.set(id, { series: [], left: started.length, done: (series) => (clearTimeout(timer), done(series)) });
       for (const thread of started) thread.post({ t: 'series', id });
     });
 
