@@ -91,6 +91,13 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
         'refusing to start (pass --allow-uws-fallback to run anyway)',
     );
   }
+  // A clock or extra methods cannot cross threads: asked for, several threads are refused before
+  // anything starts; chosen by auto, one thread serves.
+  const local = Boolean(options.clock || options.extraMethods);
+  if (local && (options.httpThreads ?? config.httpThreads) > 1) {
+    throw new RefrainError('internal', 'several HTTP threads cannot be used with a clock or extra methods: they cannot cross threads');
+  }
+  const threads = local ? 1 : (options.httpThreads ?? httpThreadsFor(config.httpThreads, availableParallelism()));
   const clock = options.clock ?? Date.now;
   const catalog = Catalog.open(config.data);
   // The index pool is loaded and warmed before the server listens (docs/design.md §10).
@@ -129,7 +136,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     }, 250),
   ];
   const stopPolls = () => polls.forEach((p) => p.close());
-  const cache = new ResponseCache(config.responseCache, config.responseCacheTtl * 1000, epochs.watch(CATALOG));
+  const cache = new ResponseCache(config.responseCache, config.responseCacheTtl * 1000, epochs.watch(CATALOG), () => catalog.refresh());
   let ready = false;
   let url = config.publicUrl?.replace(/\/$/, '') ?? '';
   const failed = async (e: unknown): Promise<never> => {
@@ -140,23 +147,27 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     throw e;
   };
   let port: number;
-  let front: { feeds: FeedService; tokens: TokenService; close(): Promise<void> };
-  const threads = options.httpThreads ?? httpThreadsFor(config.httpThreads, availableParallelism());
+  /** `close` resolves false when HTTP threads did not exit in time (they may still use the stores). */
+  let front: { feeds: FeedService; tokens: TokenService; close(): Promise<boolean> };
   if (threads > 1) {
-    if (options.clock || options.extraMethods) throw new RefrainError('internal', 'several HTTP threads cannot be used with a clock or extra methods: they cannot cross threads');
     // Made here before the threads read them: no two threads race to create a secret or key file.
     loadOrCreateSecret(config.data, 'tracking.key');
+    loadOrCreateSecret(config.data, 'feeds.key');
     const fronts = await startFronts({
       config, threads, logger, logLevel: logger.level, index, usage: usage.table, epochs, metrics, hits, throttle: oauth.throttle,
     }).catch(failed);
     ({ port, url } = fronts);
-    front = {
-      feeds: openFeeds(config, { catalog, clock, logger, baseUrl: () => url }),
-      tokens: new TokenService({ ...oauth, issuer: config.issuer ?? url, accessTtl: config.accessTokenTtl, clock }),
-      async close() {
-        await fronts.close();
-      },
-    };
+    try {
+      front = {
+        feeds: openFeeds(config, { catalog, clock, logger, baseUrl: () => url }),
+        tokens: new TokenService({ ...oauth, issuer: config.issuer ?? url, accessTtl: config.accessTokenTtl, clock }),
+        close: () => fronts.close(),
+      };
+    } catch (e) {
+      // The threads listen: they are stopped (and awaited) before the rest closes.
+      await fronts.close();
+      return failed(e);
+    }
     fronts.ready();
   } else {
     const listening = await listen(
@@ -186,6 +197,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       async close() {
         guard.close();
         listening.close();
+        return true;
       },
     };
   }
@@ -210,8 +222,9 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       ready = false;
       clearInterval(flusher);
       stopPolls();
-      // The HTTP threads first: they use the index and the stores until they have exited.
-      if (threads > 1) await front.close();
+      // The HTTP threads first: they use the index and the stores until they have exited. Threads
+      // still serving a connection after the stop's bound keep them open (serve.ts then ends the process).
+      if (threads > 1 && !(await front.close())) return;
       await feeds.close();
       await index.close();
       if (threads === 1) await front.close();

@@ -19,7 +19,7 @@ import { RefrainError, type WireError } from './errors.js';
 import { createLogger, logDestination } from './log.js';
 import { nameThisThread } from './util/thread-name.js';
 import { uws, type us_listen_socket } from './http/uws.js';
-import { withConnectionRules } from './http/connection.js';
+import { closeConnectionsAfterAnswer, withConnectionRules } from './http/connection.js';
 import { listenFailure } from './http/server.js';
 import { Metrics, type SeriesSnapshot } from './http/metrics.js';
 import { Catalog } from './catalog/store.js';
@@ -114,7 +114,7 @@ const epochs = new Epochs(data.epochs);
 const index = new RemoteIndex(data.index);
 const state = new Int32Array(data.state);
 // Each thread caches its own answers: together they hold what one thread would.
-const cache = new ResponseCache(Math.ceil(config.responseCache / data.threads), config.responseCacheTtl * 1000, epochs.watch(CATALOG));
+const cache = new ResponseCache(Math.ceil(config.responseCache / data.threads), config.responseCacheTtl * 1000, epochs.watch(CATALOG), () => catalog.refresh());
 
 const app = uws.App();
 const routes = withConnectionRules(app, { stallMs: config.httpStallTimeout * 1000, maxUrlBytes: config.maxUrlBytes, maxHeaderBytes: config.maxHeaderBytes });
@@ -156,6 +156,8 @@ port.on('message', (message: ToThread) => {
     case 'stop':
       if (socket) uws.us_listen_socket_close(socket);
       socket = undefined;
+      // A client keeping its connection alive gets one more answer on it, then the connection closes.
+      closeConnectionsAfterAnswer();
       post({ t: 'stopped' });
       // Nothing holds the thread now but its connections: it ends when they have.
       return void port.unref();

@@ -52,8 +52,8 @@ export interface Fronts {
   url: string;
   /** Every thread answers /readyz 200 from now on. */
   ready(): void;
-  /** Stops every thread (see the module comment); resolves once they have all exited. */
-  close(): Promise<void>;
+  /** Stops every thread (see the module comment); true once they have all exited, false if some still served after STOP_MS. */
+  close(): Promise<boolean>;
 }
 
 interface Thread {
@@ -164,8 +164,9 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
     for (const thread of started) thread.post({ t: 'stop' });
     const timer = new Promise((resolve) => setTimeout(resolve, STOP_MS).unref());
     const done = await Promise.race([Promise.all(started.map((t) => t.exited)).then(() => true), timer.then(() => false)]);
-    if (!done) logger.error(`HTTP threads still had open connections ${STOP_MS / 1000} s after the stop; the process may abort on exit`);
+    if (!done) logger.error(`HTTP threads still had open connections ${STOP_MS / 1000} s after the stop: the stores stay open for them`);
     await lock.release();
+    return done;
   };
 
   try {

@@ -24,11 +24,19 @@ export interface CachedReply {
 
 export class ResponseCache {
   private entries = new Map<string, CachedReply>();
+  /** Times the entries were dropped: an answer computed across a drop is not kept (`set`). */
+  private drops = 0;
 
+  /**
+   * `refresh` makes this thread's reads see the latest commit; it runs when the epoch moved, before
+   * any answer is computed again (on another thread than the one that saw the change, the read
+   * snapshot could otherwise still be the one before it).
+   */
   constructor(
     private readonly maxEntries: number,
     private readonly ttlMs: number,
     private readonly catalogChanged: EpochWatch,
+    private readonly refresh: () => void = () => undefined,
   ) {}
 
   get enabled(): boolean {
@@ -38,8 +46,16 @@ export class ResponseCache {
   /** Drops everything if the catalog changed since the last look; true then. */
   private stale(): boolean {
     if (!this.catalogChanged.moved()) return false;
+    this.refresh();
     this.entries = new Map();
+    this.drops++;
     return true;
+  }
+
+  /** The cache's state when an answer starts being computed: `set` takes it back. */
+  get version(): number {
+    this.stale();
+    return this.drops;
   }
 
   get(key: string, now: number): CachedReply | undefined {
@@ -52,9 +68,9 @@ export class ResponseCache {
     return hit;
   }
 
-  /** Keeps an answer, unless the catalog changed since the `get` that missed it (it may predate the change). */
-  set(key: string, reply: CachedReply): void {
-    if (this.stale()) return;
+  /** Keeps an answer, unless the catalog changed since `version` was read before computing it (it may predate the change). */
+  set(key: string, reply: CachedReply, version: number): void {
+    if (this.stale() || version !== this.drops) return;
     if (this.entries.size >= this.maxEntries) {
       // Evict the oldest insertion (Map keeps insertion order): cheap, and good enough for Zipf traffic.
       this.entries.delete(this.entries.keys().next().value as string);

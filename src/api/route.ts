@@ -188,9 +188,10 @@ function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query
   const cacheKey = `${method.name}|${scope}|${canonical(query)}`;
   const hit = deps.cache.get(cacheKey, ctx.now);
   if (hit) return hit;
+  const version = deps.cache.version;
   const keep = (reply: Reply): Reply => {
     const cached = { ...reply, bodyBytes: reply.bodyBytes ?? Buffer.from(JSON.stringify(reply.body)), at: ctx.now };
-    deps.cache.set(cacheKey, cached);
+    deps.cache.set(cacheKey, cached, version);
     return cached;
   };
   const notFound = (e: unknown): Reply => {

@@ -156,10 +156,12 @@ export class Usage {
     const slot = this.table.slotOf(key.key_id);
     if (key.rate > 0) this.takeToken(slot, key.rate, now);
     if (key.quota <= 0) return undefined;
-    const today = utcDay(now);
     const { quota } = this.table;
     for (;;) {
       const word = Atomics.load(quota, slot);
+      // A request stamped just before midnight that runs after another thread moved the slot to the
+      // new day counts in the new day: the word never goes back a day (its counts would be lost).
+      const today = word === 0n ? utcDay(now) : Math.max(utcDay(now), dayOf(word));
       const count = word !== 0n && dayOf(word) === today ? countOf(word) : this.stored(key.key_id, today);
       if (count >= key.quota) {
         throw new RefrainError('quota_exceeded', `daily quota of ${key.quota} requests reached; it renews at 00:00 UTC`, { 'x-refrain-quota-remaining': '0' });

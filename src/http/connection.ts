@@ -69,9 +69,18 @@ function bytesOf(body: RecognizedString | undefined): Buffer {
 
 const EMPTY = Buffer.alloc(0);
 
+/** The server is stopping: every answer from now on closes its connection (keep-alive ends). */
+let closing = false;
+
+/** After a stop: each connection closes once its current answer is written (an HTTP thread ends when its connections have). */
+export function closeConnectionsAfterAnswer(): void {
+  closing = true;
+}
+
 function end(this: Tracked, body?: RecognizedString, closeConnection?: boolean): HttpResponse {
   this._ended = true;
   resume(this);
+  if (closing && !this._head) closeConnection = true;
   // A streamed body ends with its last chunk (its writer waited for the client as it went).
   if (closeConnection || this._streaming) return native!.end.call(this, body, closeConnection);
   // A string goes to uWS as it is (it encodes it once); bytes are made of it only when the client

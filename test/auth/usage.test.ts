@@ -56,6 +56,14 @@ t.test('the quota renews at 00:00 UTC by the clock the caller passes', async (t)
   t.equal(refusal(() => usage.admit(k, MIDNIGHT + 2)).code, 'quota_exceeded', 'and has the same quota');
 });
 
+t.test('a request stamped just before midnight that runs after the new day began counts in the new day', async (t) => {
+  const { usage } = openUsage(t, tempDir(t));
+  const k = key({ quota: 5 });
+  usage.admit(k, MIDNIGHT); // another thread moved the key to the new day
+  usage.admit(k, MIDNIGHT - 1); // stamped at 23:59:59.999, counted after
+  t.equal(usage.today('k_1', MIDNIGHT), 2, 'both count in the new day; its count is not lost');
+});
+
 t.test('quota 0 and rate 0 are unlimited', async (t) => {
   const { usage } = openUsage(t, tempDir(t));
   const k = key({ quota: 0, rate: 0 });

@@ -7,6 +7,7 @@
  */
 import t from 'tap';
 import net from 'node:net';
+import { once } from 'node:events';
 import { startTestServer } from '../helpers/server.js';
 import { LYRICS } from '../helpers/fixtures.js';
 import { authorizationUrl, Browser, createUser, form, registerClient } from '../helpers/oauth.js';
@@ -145,4 +146,25 @@ t.test('--http-threads: auto gives one per four cores, 1 to 8; a number is taken
   t.equal(parseCommand('serve', ['--http-threads', '4'], {}).config.httpThreads, 4);
   t.equal(parseCommand('serve', [], { REFRAIN_HTTP_THREADS: '2' }).config.httpThreads, 2);
   t.throws(() => parseCommand('serve', ['--http-threads', '65'], {}), { message: /--http-threads/ });
+});
+
+t.test('a stop closes kept-alive connections after their next answer, so the threads end promptly', async (t) => {
+  const api = await startTestServer(t, { server: { httpThreads: 2 } });
+  const socket = net.connect(api.server.port, '127.0.0.1');
+  await once(socket, 'connect');
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  const closed = once(socket, 'close');
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  while (!text.includes('"status":"ok"')) await new Promise((r) => setTimeout(r, 10));
+  const started = performance.now();
+  const stopping = api.server.close();
+  await new Promise((r) => setTimeout(r, 200));
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  await closed;
+  t.equal(text.split('"status":"ok"').length - 1, 2, 'the request sent during the stop is answered');
+  t.match(text, /connection: close/i, 'with Connection: close');
+  await stopping;
+  t.ok(performance.now() - started < 5_000, `stopped in ${Math.round(performance.now() - started)} ms, not after uWS's idle timeout`);
 });

@@ -38,10 +38,15 @@ export function serveIndex(index: IndexService, port: MessagePort, remote: Messa
       request.t === 'call' ? index.call(new URL(request.module), request.kind, request.payload)
       : request.t === 'match' ? index.match(request.query)
       : Promise.resolve(index.stats);
-    answer.then(
-      (value) => port.postMessage({ t: 'done', id, value } satisfies Reply, transferable(value)),
-      (e: unknown) => port.postMessage({ t: 'fail', id, error: (e instanceof RefrainError ? e : new RefrainError('internal', 'internal error')).toWire() } satisfies Reply),
-    );
+    const fail = (e: unknown) => port.postMessage({ t: 'fail', id, error: (e instanceof RefrainError ? e : new RefrainError('internal', 'internal error')).toWire() } satisfies Reply);
+    answer.then((value) => {
+      try {
+        port.postMessage({ t: 'done', id, value } satisfies Reply, transferable(value));
+      } catch (e) {
+        // A value that cannot cross (never expected): the request is answered 500, not left waiting.
+        fail(e);
+      }
+    }, fail);
   });
   // The owner's port does not keep its thread alive: the server's own lifetime does.
   port.unref();
