@@ -26,7 +26,7 @@ import { CATALOG, Epochs, KEYS } from './util/epochs.js';
 import { POOL_WORKER } from './api/route.js';
 import { openOAuth, type OAuthStores } from './oauth/routes.js';
 import type { FeedService } from './feeds/service.js';
-import { hitsOptions, mountFront, oauthLimits } from './front.js';
+import { mountFront, oauthLimits } from './front.js';
 import { startFronts } from './fronts.js';
 import { openFeeds } from './feeds/service.js';
 import { TokenService } from './oauth/tokens.js';
@@ -114,7 +114,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   const works = new WorkStore(catalog);
   const contributions = new ContributionStore(catalog, works);
   const keys = new KeyStore(catalog.root);
-  const hits = new Hits(catalog.root, hitsOptions(config), clock);
+  const hits = new Hits(catalog.root, { windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries }, clock);
   const oauth = await openOAuth(catalog.root, config.data, clock, oauthLimits(config));
   // A slot per key and OAuth client that makes requests; room for four times those that exist now.
   const usage = new Usage(catalog.root, UsageTable.create(Math.max(DEFAULT_USAGE_SLOTS, 4 * (keys.list().length + oauth.clients.list().length))));
@@ -190,12 +190,11 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
       },
     ).catch(failed);
     port = listening.port;
-    const { guard, feeds, tokens } = listening.mounted;
+    const { feeds, tokens } = listening.mounted;
     front = {
       feeds,
       tokens,
       async close() {
-        guard.close();
         listening.close();
         return true;
       },

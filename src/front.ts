@@ -75,11 +75,8 @@ export const oauthLimits = (config: ServeConfig): OAuthLimits => ({
   loginWindowMs: config.oauthLoginWindow * 1000,
 });
 
-/** The tracking hits' replay window from the configuration. */
-export const hitsOptions = (config: ServeConfig) => ({ windowMs: config.trackingReplayWindow * 1000, maxEntries: config.trackingDedupeEntries });
 
 export interface FrontMounted {
-  guard: Guard;
   feeds: FeedService;
   tokens: TokenService;
 }
@@ -102,10 +99,10 @@ export function mountFront(routes: Routes, deps: FrontDeps): FrontMounted {
     clock,
     purge: deps.purge,
   });
-  const guard = new Guard(keys, () => catalog.refresh(), { tokens, clients: oauth.clients }, {
+  const guard = new Guard(keys, () => catalog.refresh(), deps.keysChanged, { tokens, clients: oauth.clients }, {
     unknownKeyEntries: config.unknownKeyCache,
     unknownKeyBytes: config.unknownKeyCacheBytes,
-  }, deps.keysChanged);
+  });
   routes.any(
     '/ws/1.1/*',
     apiRoute({
@@ -131,7 +128,7 @@ export function mountFront(routes: Routes, deps: FrontDeps): FrontMounted {
   routes.get('/artist/:id/*', route(artistPage(catalog, links), { ...page, params: 1 }));
   feeds.mount(routes);
   routes.any('/*', route((incoming) => jsonOutgoing(404, { error: `no route for ${incoming.method.toUpperCase()} ${incoming.path}`, api: '/ws/1.1/<method>' }), page));
-  return { guard, feeds, tokens };
+  return { feeds, tokens };
 }
 
 /** /healthz, /readyz and /metrics: what load balancers and monitoring read. */

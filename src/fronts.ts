@@ -75,6 +75,7 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
   const port = probe.port;
   const url = config.publicUrl?.replace(/\/$/, '') || `http://localhost:${port}`;
   const state = new Int32Array(new SharedArrayBuffer(4));
+  const legacySince = options.hits.expiringSince(Date.now());
   const started: Thread[] = [];
   /** Asks for each thread's request series, by ask id. */
   const gathering = new Map<number, { series: SeriesSnapshot[][]; left: number; done: (series: SeriesSnapshot[][]) => void }>();
@@ -107,7 +108,7 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
       logFormat: config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY) ? 'pretty' : 'json',
       usage: options.usage.buffer, epochs: options.epochs.buffer, state: state.buffer as SharedArrayBuffer,
       index: serveIndex(options.index, channel.port1, channel.port2),
-      legacySince: options.hits.expiringSince(Date.now()),
+      legacySince,
     };
     const worker = new Worker(FRONT_WORKER, { workerData, transferList: [channel.port2] });
     const exited = once(worker, 'exit').finally(() => channel.port1.close());

@@ -11,8 +11,7 @@ import { isKeyShaped, KEY_SHAPE_HINT, type KeyRecord, type KeyStore } from '../a
 import type { ClientStore } from '../oauth/clients.js';
 import type { AccessClaims, TokenService } from '../oauth/tokens.js';
 import type { ApiScope } from '../oauth/scopes.js';
-import { Epochs, KEYS, type EpochWatch } from '../util/epochs.js';
-import type { VersionWatch } from '../util/version-watch.js';
+import type { EpochWatch } from '../util/epochs.js';
 
 /**
  * The caller of an API method: an API key's record, or for a token the record of its client (plan,
@@ -97,35 +96,22 @@ export class Guard {
   private known = new Map<string, KeyRecord>();
   /** Unknown and revoked keys; exposed for tests and metrics. */
   readonly unknown: UnknownKeys;
-  /** Moves when a key or client changed (the `KEYS` epoch); then the caches go. */
-  private readonly keysChanged: EpochWatch;
-  /** The poll bumping that epoch, when this guard runs its own. */
-  private readonly poll?: VersionWatch;
   /** Parsed scope strings, shared by every principal with the same scope. */
   private readonly scopeSets = new Map<string, ReadonlySet<string>>();
 
   /**
    * `refresh` makes this thread's reads see the latest commit. `keysChanged` follows the `KEYS`
-   * epoch the server's owner bumps (src/util/epochs.ts); without it the guard polls the key store's
-   * version itself, every second.
+   * epoch, which the server's owner bumps when a key or client changed (src/util/epochs.ts): the
+   * caches go then.
    */
   constructor(
     private readonly keys: KeyStore,
     private readonly refresh: () => void,
+    private readonly keysChanged: EpochWatch,
     private readonly bearer?: BearerAuth,
     limits: GuardLimits = DEFAULT_GUARD_LIMITS,
-    keysChanged?: EpochWatch,
   ) {
     this.unknown = new UnknownKeys(limits);
-    if (keysChanged) this.keysChanged = keysChanged;
-    else {
-      const epochs = new Epochs();
-      this.keysChanged = epochs.watch(KEYS);
-      this.poll = epochs.poll(KEYS, () => {
-        refresh();
-        return keys.version();
-      }, 1000);
-    }
   }
 
   /**
@@ -159,10 +145,6 @@ export class Guard {
     if (this.known.size >= MAX_CACHED) this.known = new Map();
     this.known.set(apikey, record);
     return record;
-  }
-
-  close(): void {
-    this.poll?.close();
   }
 
   private fromToken(authorization: string): Principal | Promise<Principal> {

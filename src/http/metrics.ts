@@ -33,9 +33,9 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly series = new Map<string, Series>();
 
-  /** `process`: also Node's process metrics (false on HTTP threads: one thread reports them). */
-  constructor(process = true) {
-    if (process) collectDefaultMetrics({ register: this.registry, prefix: 'refrain_' });
+  /** `processMetrics`: also Node's process metrics (false on HTTP threads: one thread reports them). */
+  constructor(processMetrics = true) {
+    if (processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'refrain_' });
   }
 
   /** Gauges read from the index service when /metrics is scraped (not per request). */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Guard, UNKNOWN_ENTRY_OVERHEAD, UnknownKeys } from '../../src/api/guard.js';
 import { isKeyShaped, KEY_SHAPE_HINT, type KeyRecord, type KeyStore } from '../../src/auth/keys.js';
 import { refusal } from '../helpers/refusal.js';
+import { Epochs, KEYS } from '../../src/util/epochs.js';
 
 const RECORD: KeyRecord = { key_id: 'k_1', plan: 'free', quota: 0, rate: 0, country: '', label: '', created: '2024-01-01T00:00:00Z', revoked: null };
 const GOOD = 'a'.repeat(32);
@@ -33,8 +34,7 @@ t.test('key shape: 32 characters 0-9 a-f, as keys create makes them', async (t) 
 
 t.test('a malformed or overlong key is refused with 401 before any lookup or cache', async (t) => {
   const store = fakeStore();
-  const guard = new Guard(store as unknown as KeyStore, () => {}, undefined, { unknownKeyEntries: 1000, unknownKeyBytes: 1 << 20 });
-  t.teardown(() => guard.close());
+  const guard = new Guard(store as unknown as KeyStore, () => {}, new Epochs().watch(KEYS), undefined, { unknownKeyEntries: 1000, unknownKeyBytes: 1 << 20 });
   for (const bad of ['x'.repeat(60 * 1024), 'nope', 'A'.repeat(32), `${GOOD} `]) {
     const e = refusal(() => guard.authenticate(bad, ''));
     t.equal(e.code, 'unauthorized');
@@ -56,8 +56,7 @@ t.test('a malformed or overlong key is refused with 401 before any lookup or cac
 t.test('the unknown-key cache stays under its byte and entry bounds', async (t) => {
   const store = fakeStore();
   const bytes = 64 * 1024;
-  const guard = new Guard(store as unknown as KeyStore, () => {}, undefined, { unknownKeyEntries: 1_000_000, unknownKeyBytes: bytes });
-  t.teardown(() => guard.close());
+  const guard = new Guard(store as unknown as KeyStore, () => {}, new Epochs().watch(KEYS), undefined, { unknownKeyEntries: 1_000_000, unknownKeyBytes: bytes });
   let maxBytes = 0;
   let refused = 0;
   for (let i = 0; i < 20_000; i++) {

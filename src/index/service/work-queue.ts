@@ -44,7 +44,7 @@ export interface QueueState {
 export type QueueLimits = Pick<WorkQueueOptions, 'slots' | 'maxQueued' | 'maxQueuedCost' | 'deadlineMs'>;
 
 /** Whether a new task would have to wait for a worker: only such a task may be refused. */
-export const mustWait = (state: QueueState, limits: QueueLimits): boolean => state.waiting > 0 || state.running >= limits.slots;
+export const mustWait = (state: Pick<QueueState, 'waiting' | 'running'>, limits: QueueLimits): boolean => state.waiting > 0 || state.running >= limits.slots;
 
 /**
  * The admission rule (see the module comment): the refusal a task of `cost` and `estimateMs`, due by
@@ -195,7 +195,7 @@ export class WorkQueue {
   submit<R>(task: QueuedTask<R>): Promise<R> {
     const now = this.clock();
     const estimateMs = this.estimate(task.kind, task.cost);
-    const wait = mustWait(this.state(now), this.options);
+    const wait = this.mustWait();
     if (wait && task.deadline !== Infinity) {
       const refusal = this.refusal(task, estimateMs, now);
       if (refusal) {
@@ -207,7 +207,10 @@ export class WorkQueue {
       const job = { ...task, estimateMs, resolve, reject } as Waiting<unknown>;
       // A free worker takes the task whatever its estimate: the estimates learn from such runs, so
       // a kind estimated too slow once is not refused for ever.
-      if (!wait) return this.start(job, now);
+      if (!wait) {
+        this.start(job, now);
+        return this.publish();
+      }
       this.waiting.push(job);
       this.queuedCost += task.cost;
       this.queuedMs += estimateMs;
@@ -223,7 +226,7 @@ export class WorkQueue {
    */
   check(kind: string, cost: number): void {
     const now = this.clock();
-    if (!mustWait(this.state(now), this.options)) return;
+    if (!this.mustWait()) return;
     const refusal = this.refusal({ kind, cost, deadline: now + this.options.deadlineMs, run: async () => undefined }, this.estimate(kind, cost), now);
     if (!refusal) return;
     this.counts.rejectedBusy++;
@@ -238,6 +241,11 @@ export class WorkQueue {
 
   private refusal(task: QueuedTask<unknown>, estimateMs: number, now: number): RefrainError | undefined {
     return refusalOf(this.state(now), this.options, task.cost, estimateMs, task.deadline, now);
+  }
+
+  /** Whether a new task would wait (two counts: the full state is computed only to refuse). */
+  private mustWait(): boolean {
+    return mustWait({ waiting: this.waiting.length, running: this.started.size }, this.options);
   }
 
   /** The refusal rule's view of this queue at `now`. */
@@ -276,7 +284,6 @@ export class WorkQueue {
 
   private start(job: Waiting<unknown>, now: number): void {
     this.started.set(job, now);
-    this.publish();
     // A failed run (deadline) teaches too: its time is a lower bound of what the task needed.
     job.run().then(
       (value) => {
