@@ -2,7 +2,7 @@
  * The usage table shared by threads (src/auth/usage.ts): two threads admitting one key at once
  * count against one quota and one rate, exactly, and the owner's flush writes the total.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
 import { Catalog } from '../../src/catalog/store.js';
@@ -28,11 +28,16 @@ async function hammer(table: UsageTable, dataDir: string, k: KeyRecord, threads:
   return Promise.all(workers.map(async (w) => (await once(w, 'message'))[0] as Tally));
 }
 
-t.test('two threads admitting one key share its daily quota exactly', async (t) => {
+/** A data directory with its catalog database open (the threads open it too), closed at the end. */
+function openData(t: Test): { dir: string; catalog: Catalog } {
   const dir = tempDir(t);
-  // The catalog's database exists before the threads open it.
   const catalog = Catalog.open(dir);
   t.teardown(() => catalog.close());
+  return { dir, catalog };
+}
+
+t.test('two threads admitting one key share its daily quota exactly', async (t) => {
+  const { dir, catalog } = openData(t);
   const table = UsageTable.create(1024);
   const k = key({ quota: 5_000 });
   const tallies = await hammer(table, dir, k, 2, 10_000);
@@ -45,9 +50,7 @@ t.test('two threads admitting one key share its daily quota exactly', async (t) 
 });
 
 t.test('two threads admitting one key share its rate exactly', async (t) => {
-  const dir = tempDir(t);
-  const catalog = Catalog.open(dir);
-  t.teardown(() => catalog.close());
+  const { dir } = openData(t);
   const table = UsageTable.create(1024);
   const tallies = await hammer(table, dir, key({ rate: 100 }), 2, 5_000);
   t.equal(tallies.reduce((n, x) => n + x.admitted, 0), 100, 'a burst of `rate`, at one instant, in all');
@@ -55,9 +58,7 @@ t.test('two threads admitting one key share its rate exactly', async (t) => {
 });
 
 t.test('every key is found again by another view, whatever its hash', async (t) => {
-  const dir = tempDir(t);
-  const catalog = Catalog.open(dir);
-  t.teardown(() => catalog.close());
+  const { catalog } = openData(t);
   const table = UsageTable.create(1024);
   const usage = new Usage(catalog.root, table);
   const ids = Array.from({ length: 200 }, (_, i) => `k_${i.toString(16).padStart(12, '0')}`);
@@ -69,9 +70,7 @@ t.test('every key is found again by another view, whatever its hash', async (t) 
 });
 
 t.test('a table refuses a key once every slot is taken, and keys are found again by any view', async (t) => {
-  const dir = tempDir(t);
-  const catalog = Catalog.open(dir);
-  t.teardown(() => catalog.close());
+  const { catalog } = openData(t);
   const table = UsageTable.create(4);
   const usage = new Usage(catalog.root, table);
   for (let i = 0; i < 4; i++) usage.admit(key({ key_id: `k_${i}`, quota: 10 }), NOON);
