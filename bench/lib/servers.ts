@@ -8,9 +8,18 @@ import { startProcess } from './measure.js';
 import { ROOT } from './paths.js';
 
 /** Start the bare uWS app, the baseline of the HTTP figures. */
-export async function startBare(): Promise<{ pid: number; url: string; stop: () => void }> {
-  const bare = await startProcess([path.join(ROOT, 'dist/bench/http/bare.js')], /^(\d+)$/);
-  return { pid: bare.child.pid!, url: `http://127.0.0.1:${bare.match[1]}/`, stop: () => bare.child.kill() };
+export function startBare(): Promise<{ pid: number; url: string; stop: () => void }> {
+  return startApp('bare.js', []);
+}
+
+/** Start the hand-off floor (bench/http/handoff.ts): its workers hold each request `spinUs` µs. */
+export function startHandoff(spinUs: number): Promise<{ pid: number; url: string; stop: () => void }> {
+  return startApp('handoff.js', ['--spin-us', String(Math.round(spinUs))]);
+}
+
+async function startApp(file: string, args: string[]): Promise<{ pid: number; url: string; stop: () => void }> {
+  const app = await startProcess([path.join(ROOT, 'dist/bench/http', file), ...args], /^(\d+)$/);
+  return { pid: app.child.pid!, url: `http://127.0.0.1:${app.match[1]}/`, stop: () => app.child.kill() };
 }
 
 /**
