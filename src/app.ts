@@ -45,8 +45,6 @@ export interface ServerOptions {
    * cross threads.
    */
   httpThreads?: number;
-  /** Bytes of a lane slot of the index pool (tests make it small, so that answers go through piscina instead). */
-  laneSlotBytes?: number;
 }
 
 export interface RunningServer {
@@ -112,7 +110,6 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     queueCost: config.indexQueueCost,
     deadlineMs: config.indexDeadlineMs,
     preload: [POOL_WORKER],
-    laneSlotBytes: options.laneSlotBytes,
   });
   const works = new WorkStore(catalog);
   const contributions = new ContributionStore(catalog, works);

@@ -9,8 +9,8 @@
  * 200-character excerpts, one-line quotes and 50-character excerpts inside the engine (p50/p99: the
  * code a pool worker runs, with a serving worker's lyrics cache and with none), and over HTTP
  * the throughput held at p99 ≤ 20 ms with the server's CPU per request, next to a bare uWS app
- * and the hand-off floor (bench/http/handoff.ts: a bare app handing requests to workers through the
- * same lane) measured in the same run. The load generator (`refrain loadtest`'s engine, closed loop, in this
+ * and the hand-off floor (bench/http/handoff.ts: a bare app handing requests to a piscina pool set up
+ * as Refrain's) measured in the same run. The load generator (`refrain loadtest`'s engine, closed loop, in this
  * process) shares the 2 cores with the server.
  */
 import { spawnSync } from 'node:child_process';
@@ -93,8 +93,8 @@ const batches = Array.from({ length: Math.ceil(queries.length / BATCH) }, (_, i)
 const batchRows = await sweep(server.url + '/', server.pid, batches, batchConnections, seconds);
 server.stop();
 
-// The hand-off floor: a bare uWS app handing each request through the same lane to workers that
-// hold it as long as Refrain's pool spent on one (its CPU per request at the widest row), swept
+// The hand-off floor: a bare uWS app handing each request to a pool set up as Refrain's, whose
+// workers hold it as long as Refrain's pool spent on one (its CPU per request at the widest row), swept
 // the same way: what this machine charges a front end of this shape per request.
 const poolUs = rows[rows.length - 1].cpu.index;
 const floor = await startHandoff(poolUs);
@@ -124,7 +124,7 @@ const summary = [
   `| the first 50 characters of the excerpts, in the engine, p50 / p99: cached; afresh | ${ms(cachedEngine.short)}; ${ms(engineShort)} | ≤ 5 ms |`,
   `| HTTP throughput at p99 ≤ 20 ms | ${held ? `${Math.round(held.rps).toLocaleString('en')} req/s (${held.connections} connections, p99 ${held.p99ms.toFixed(1)} ms)` : 'not reached'} | ≥ 2,000 req/s |`,
   `| front end (HTTP thread) CPU per fingerprint, at ${connections.join(', ')} connections | ${rows.map((r) => r.cpu.main.toFixed(0)).join(', ')} µs | ≤ 40 µs |`,
-  `| … the hand-off floor's, the same connections (bare uWS + the lane; workers held ${Math.round(poolUs)} µs) | ${floorRows.map((r) => r.cpu.main.toFixed(0)).join(', ')} µs | |`,
+  `| … the hand-off floor's, the same connections (bare uWS + piscina, workers held ${Math.round(poolUs)} µs) | ${floorRows.map((r) => r.cpu.main.toFixed(0)).join(', ')} µs | |`,
   `| batch screening (${BATCH} texts per request), best of ${batchConnections.join(', ')} connections | ${Math.round(bestBatch.rps * BATCH).toLocaleString('en')} texts/s (${bestBatch.connections} connections; ${held ? `${((bestBatch.rps * BATCH) / held.rps).toFixed(2)}× the single method's` : 'the single method held no row'}) | ≥ 2× the single method's |`,
   '',
   sweepTable([...rows.map((row) => ({ name: 'track.lyrics.fingerprint.post', row })), ...floorRows.map((row) => ({ name: 'hand-off floor (bench/http/handoff.ts)', row }))], bareRows),

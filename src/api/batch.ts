@@ -101,7 +101,7 @@ export function streamBatch(body: BodyStream, batch: ParsedBatch, run: BatchRun)
       if (chunk.length === 0) continue;
       running++;
       run.screen(chunk).then(
-        (answer) => write(typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString('utf8')),
+        (answer) => write(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).toString('utf8')),
         (e: unknown) => failed(chunk, e),
       ).finally(() => {
         running--;

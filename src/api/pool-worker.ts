@@ -3,8 +3,8 @@
  * track.search, artist.search), run whole in an index pool worker (docs/design.md §2). The
  * HTTP thread authenticates the caller, admits the request and hands over its query and body; here
  * the parameters are validated, the engines queried straight (no second hand-off), the tracks
- * presented from this thread's own catalog handle and the body rendered to JSON text, which goes
- * back as the answer's body (through the lane, index/service/lane.ts, as its UTF-8 bytes). What the HTTP thread would otherwise spend on a fingerprint — the hits cloned back, ten
+ * presented from this thread's own catalog handle and the body rendered to JSON, which goes back as
+ * bytes. What the HTTP thread would otherwise spend on a fingerprint — the hits cloned back, ten
  * track reads, their presentation and the body's serialisation — is spent on a pool thread, of
  * which a node has many.
  *
@@ -23,15 +23,10 @@ import { RefrainError, type WireError } from '../errors.js';
 import { WorkStore } from '../works/store.js';
 import type { Catalog } from '../catalog/store.js';
 
-/**
- * What the HTTP thread sends: the method, the request's query and what it knows of the caller, as
- * plain JSON; a POST's body goes beside it as the task's tail (CallOptions.tail).
- */
+/** What the HTTP thread sends: the method, the request's input and what it knows of the caller. */
 export interface PoolCall {
   method: string;
-  input: { query: Record<string, string> };
-  /** A POST's Content-Type: its body is the task's tail. */
-  contentType?: string;
+  input: MethodInput;
   /** The caller as the guard found it (its plan, country and key id are what methods read). */
   caller: Principal;
   country: string;
@@ -49,18 +44,16 @@ export interface BatchText {
   text: string;
 }
 
-/**
- * The answer: the envelope's extra header fields, extra HTTP headers, and the body as JSON text (its
- * UTF-8 bytes once it came through the lane).
- */
+/** The answer: the envelope's extra header fields, extra HTTP headers, and the body as UTF-8 JSON. */
 export interface PoolAnswer {
   header: Record<string, unknown>;
   headers: Record<string, string>;
-  body: string | Uint8Array;
+  body: Uint8Array;
   /** A batch's texts answered 503 because the task's deadline passed (counted as the single method's are). */
   late?: number;
 }
 
+const encoder = new TextEncoder();
 let works: { catalog: Catalog; store: WorkStore } | undefined;
 let links: PageLinks | undefined;
 
@@ -96,7 +89,7 @@ export default async function answer(envelope: TaskEnvelope): Promise<PoolAnswer
     if (!state) return NEEDS_INDEX;
     const { task, deadline } = envelope;
     // Sent as the index is warmed (IndexService preload): this module is loaded now, not on a client's request.
-    if (task.op === 'warm') return { header: {}, headers: {}, body: '' };
+    if (task.op === 'warm') return { header: {}, headers: {}, body: new Uint8Array(0) };
     if (task.op !== 'call') throw new RefrainError('internal', `the API's pool module got a ${task.op} task`);
     const call = task.payload as PoolCall;
     const method = METHODS.get(call.method);
@@ -122,11 +115,10 @@ export default async function answer(envelope: TaskEnvelope): Promise<PoolAnswer
     };
     if (call.lines) {
       const { out, late } = await screenLines(method, ctx, call.input, call.lines);
-      return { header: {}, headers: {}, body: out, late };
+      return { header: {}, headers: {}, body: encoder.encode(out), late };
     }
-    const input: MethodInput = call.contentType === undefined ? call.input : { query: call.input.query, body: { bytes: task.tail ?? new Uint8Array(0), contentType: call.contentType } };
-    const body = await invoke(method, ctx, input);
-    return { header: ctx.header, headers: ctx.headers, body: JSON.stringify(body) };
+    const body = await invoke(method, ctx, call.input);
+    return { header: ctx.header, headers: ctx.headers, body: encoder.encode(JSON.stringify(body)) };
   } catch (e) {
     if (e instanceof RefrainError) return e.toWire();
     throw e;

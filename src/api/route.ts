@@ -224,23 +224,14 @@ async function runInPool(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext,
   const kind = method.pool!;
   const chars = Math.min(input.body?.bytes.length ?? 0, ctx.options.maxFingerprintChars);
   const call: PoolCall = {
-    method: method.name, input: { query: input.query }, contentType: input.body?.contentType, caller: poolCaller(ctx.caller), country: ctx.country,
-    now: ctx.now, baseUrl: ctx.links.baseUrl, maxFingerprintChars: ctx.options.maxFingerprintChars,
+    method: method.name, input, caller: ctx.caller, country: ctx.country, now: ctx.now,
+    baseUrl: ctx.links.baseUrl, maxFingerprintChars: ctx.options.maxFingerprintChars,
   };
-  const answer = (await deps.index.call(POOL_WORKER, kind === 'fingerprint' ? { kind, chars } : { kind }, call, { tail: input.body?.bytes })) as PoolAnswer;
+  const answer = (await deps.index.call(POOL_WORKER, kind === 'fingerprint' ? { kind, chars } : { kind }, call)) as PoolAnswer;
   Object.assign(ctx.header, answer.header);
   Object.assign(ctx.headers, answer.headers);
-  return { status: 200, header: ctx.header, body: undefined, bodyBytes: answerBytes(answer.body), headers: ctx.headers };
-}
-
-/** An answer's body as bytes, without a copy when it has them already (it came through the lane). */
-function answerBytes(body: string | Uint8Array): Buffer {
-  return typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-}
-
-/** The caller as a pool task carries it: plain JSON (a token's scopes are the guard's, already checked here). */
-function poolCaller(caller: Principal): Principal {
-  return caller.scopes ? { ...caller, scopes: undefined } : caller;
+  const bytes = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
+  return { status: 200, header: ctx.header, body: undefined, bodyBytes: bytes, headers: ctx.headers };
 }
 
 /** POST methods: read the (capped) body, or take the one already being read, then run the method with it. */
@@ -273,7 +264,7 @@ function runBatch(call: Call, method: ApiMethod, ctx: ApiContext, bodyInFlight?:
       }
       const batch = parseBatch(bytes);
       const pool: Pick<PoolCall, 'caller' | 'country' | 'now' | 'baseUrl' | 'maxFingerprintChars'> = {
-        caller: poolCaller(ctx.caller), country: ctx.country, now: ctx.now, baseUrl: ctx.links.baseUrl, maxFingerprintChars: ctx.options.maxFingerprintChars,
+        caller: ctx.caller, country: ctx.country, now: ctx.now, baseUrl: ctx.links.baseUrl, maxFingerprintChars: ctx.options.maxFingerprintChars,
       };
       // The request itself was admitted as the first text; each further one counts on its own.
       let admitted = 0;
@@ -284,8 +275,7 @@ function runBatch(call: Call, method: ApiMethod, ctx: ApiContext, bodyInFlight?:
         screen: async (lines) => {
           const chars = lines.reduce((n, l) => n + Math.min(l.text.length, ctx.options.maxFingerprintChars), 0);
           const payload: PoolCall = { ...pool, method: method.name, input: { query }, lines };
-          // Sixteen texts' answers can outgrow a lane slot: a batch's tasks go through piscina's messages (the hand-off is per task, not per text).
-          const answer = (await deps.index.call(POOL_WORKER, { kind: 'fingerprint', chars }, payload, { large: true })) as PoolAnswer;
+          const answer = (await deps.index.call(POOL_WORKER, { kind: 'fingerprint', chars }, payload)) as PoolAnswer;
           if (answer.late) deps.index.countDeadline(answer.late);
           return answer;
         },

@@ -39,7 +39,7 @@ export class Metrics {
   }
 
   /** Gauges read from the index service when /metrics is scraped (not per request). */
-  watchIndex(stats: () => { generation: number; bytes: number; inFlight: number; rejectedBusy: number; rejectedDeadline: number; laneTasks: number; messageTasks: number }): void {
+  watchIndex(stats: () => { generation: number; bytes: number; inFlight: number; rejectedBusy: number; rejectedDeadline: number }): void {
     const gauge = (name: string, help: string, read: (s: ReturnType<typeof stats>) => number) =>
       new Gauge({
         name: `refrain_index_${name}`,
@@ -54,8 +54,6 @@ export class Metrics {
     gauge('tasks_in_flight', 'index queries running or waiting for a worker', (s) => s.inFlight);
     gauge('rejected_busy_total', 'index queries answered 503 because the queue was full', (s) => s.rejectedBusy);
     gauge('rejected_deadline_total', 'index queries answered 503 because they outlived the deadline', (s) => s.rejectedDeadline);
-    gauge('lane_tasks_total', 'index tasks handed to a worker through the shared-memory lane', (s) => s.laneTasks);
-    gauge('message_tasks_total', "index tasks handed to a worker through piscina's messages (warm-ups, batches, what does not fit a lane slot)", (s) => s.messageTasks);
   }
 
   /** Record one request; `method` is the API method name, or a fixed label for unknown ones. */

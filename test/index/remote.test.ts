@@ -13,7 +13,6 @@ import { POOL_WORKER } from '../../src/api/route.js';
 import type { PoolAnswer, PoolCall } from '../../src/api/pool-worker.js';
 import { RefrainError } from '../../src/errors.js';
 import type { CallKind } from '../../src/index/service/pool.js';
-import type { CallOptions } from '../../src/index/service/front.js';
 
 const REMOTE = new URL('../fixtures/remote-index.ts', import.meta.url);
 const SLEEP = new URL('../fixtures/sleep-task.mjs', import.meta.url);
@@ -36,22 +35,21 @@ t.test('a RemoteIndex answers as the IndexService does, and pre-checks against i
   };
 
   const caller = { key_id: 'k_remote', plan: 'enterprise', quota: 0, rate: 0, country: '', label: '', created: '2025-01-01T00:00:00Z', revoked: null };
-  // A POST's body goes beside the payload, as the call's tail.
-  const call = (method: string, query: Record<string, string>, body?: object): [PoolCall, CallOptions] => [
-    { method, caller, country: '', now: Date.UTC(2025, 2, 1, 12), baseUrl: api.url, maxFingerprintChars: 20_000, input: { query }, ...(body && { contentType: 'application/json' }) } as PoolCall,
-    body ? { tail: Buffer.from(JSON.stringify(body)) } : {},
-  ];
-  const cases: [string, CallKind, [PoolCall, CallOptions]][] = [
+  const call = (method: string, query: Record<string, string>, body?: object): PoolCall => ({
+    method, caller, country: '', now: Date.UTC(2025, 2, 1, 12), baseUrl: api.url, maxFingerprintChars: 20_000,
+    input: { query, ...(body && { body: { bytes: Buffer.from(JSON.stringify(body)), contentType: 'application/json' } }) },
+  } as PoolCall);
+  const cases: [string, CallKind, PoolCall][] = [
     ['fingerprint', { kind: 'fingerprint', chars: LYRICS.length }, call('track.lyrics.fingerprint.post', {}, { data: { text: LYRICS } })],
     ['track.search', { kind: 'tracks' }, call('track.search', { q_track: 'full song' })],
     ['a bad parameter', { kind: 'fingerprint', chars: 5 }, call('track.lyrics.fingerprint.post', { size: '99' }, { data: { text: LYRICS } })],
   ];
-  for (const [name, kind, [payload, options]] of cases) {
-    const own: { body?: Buffer; error?: object } = await index.call(POOL_WORKER, kind, payload, options).then(
+  for (const [name, kind, payload] of cases) {
+    const own: { body?: Buffer; error?: object } = await index.call(POOL_WORKER, kind, payload).then(
       (a) => ({ body: Buffer.from((a as PoolAnswer).body) }),
       (e: RefrainError) => ({ error: { code: e.code, hint: e.hint, headers: e.headers } }),
     );
-    const theirs = await remote({ op: 'call', module: POOL_WORKER.href, kind, payload, options });
+    const theirs = await remote({ op: 'call', module: POOL_WORKER.href, kind, payload });
     if (own.body) t.ok(own.body.equals(Buffer.from(theirs.body!)), `${name}: the same bytes (${own.body.length})`);
     else t.same(theirs.error, own.error, `${name}: the same error`);
   }

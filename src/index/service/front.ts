@@ -12,17 +12,9 @@ import type { MatchQuery, MatchResult } from '../text/search.js';
  */
 export type CallKind = { kind: 'fingerprint'; chars: number } | { kind: 'tracks' | 'artists' };
 
-/** What goes with a call beside its payload. */
-export interface CallOptions {
-  /** Bytes the module gets as they are (a request's body), apart from the payload (which must be plain JSON). */
-  tail?: Uint8Array;
-  /** The answer may be larger than a lane slot (a batch's texts): sent through piscina's messages. */
-  large?: boolean;
-}
-
 export interface IndexFront {
   /** Runs `payload` in a pool worker through `module` (IndexService.call). */
-  call(module: URL, kind: CallKind, payload: unknown, options?: CallOptions): Promise<unknown>;
+  call(module: URL, kind: CallKind, payload: unknown): Promise<unknown>;
   /** The matcher (IndexService.match). */
   match(query: MatchQuery): Promise<MatchResult & { cached: boolean }>;
   /** Throws the 503 a fingerprint of about `chars` characters would get now. */

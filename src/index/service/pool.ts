@@ -15,15 +15,14 @@ import { buildIndex, isCurrent, removeStaleGenerations } from './build.js';
 import { siblingModule } from '../../util/one-shot-worker.js';
 import { GenerationWatch } from './generations.js';
 import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from '../store/layout.js';
-import { NEEDS_INDEX, readLaneAnswer, writeLaneTask, type IndexQueries, type LaneTask, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
-import { createLane, LaneProducer, TOO_BIG } from './lane.js';
+import { NEEDS_INDEX, type IndexQueries, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
 import type { FingerprintHit } from '../fingerprint/search.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
 import { TextIndex } from '../text/text-index.js';
 import { preciseMatch } from '../text/matcher.js';
 import { kernel } from '../kernel/kernel.js';
 import { WorkQueue, type QueueSnapshot, type WorkQueueStats } from './work-queue.js';
-import type { CallKind, CallOptions, IndexFront } from './front.js';
+import type { CallKind, IndexFront } from './front.js';
 
 export interface IndexServiceOptions {
   dataDir: string;
@@ -43,8 +42,6 @@ export interface IndexServiceOptions {
    * first request pays for loading them in a worker.
    */
   preload?: URL[];
-  /** Bytes of a lane slot (LANE_SLOT_BYTES; tests make it small to send answers through piscina). */
-  laneSlotBytes?: number;
 }
 
 const WORKER = siblingModule(import.meta.url, 'worker');
@@ -57,9 +54,6 @@ export interface IndexStats extends Pick<WorkQueueStats, 'rejectedBusy' | 'rejec
   tracks: number;
   /** Tasks waiting or running. */
   inFlight: number;
-  /** Tasks answered through the lane, and through piscina's messages (warm-ups, batches, what did not fit a slot). */
-  laneTasks: number;
-  messageTasks: number;
 }
 
 /**
@@ -70,11 +64,6 @@ const SEARCH_COST = 1000;
 /** Match results kept per generation and catalog state. */
 const MATCH_CACHE_SIZE = 50_000;
 const costOf = (task: Task): number => (task.op === 'fingerprint' ? task.text.length : SEARCH_COST);
-/**
- * Bytes of a lane slot: a task's request (a fingerprint's body is capped well below) and then its
- * answer (a page of 100 tracks is about 150 KB). What does not fit goes through piscina's messages.
- */
-const LANE_SLOT_BYTES = 512 * 1024;
 
 export type { CallKind } from './front.js';
 
@@ -88,10 +77,6 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
   /** The current generation's text index, for the work done on this thread (the precise match). */
   private text!: TextIndex;
   private readonly pool: Piscina<TaskEnvelope, TaskResult>;
-  /** How tasks reach the workers: through shared memory (lane.ts); piscina's messages carry the rest. */
-  private readonly lane: LaneProducer;
-  /** Tasks answered each way (IndexStats). */
-  private readonly routes = { laneTasks: 0, messageTasks: 0 };
   /** Keeps the generation current (set once the first one is loaded and warm). */
   private watch?: GenerationWatch;
   /**
@@ -103,18 +88,13 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
   private constructor(private readonly options: IndexServiceOptions) {
     super();
     this.queue = new WorkQueue({ slots: options.threads, maxQueued: options.queue, maxQueuedCost: options.queueCost, deadlineMs: options.deadlineMs });
-    // The queue runs at most `threads` tasks at once; twice as many slots leave room for answers not yet collected.
-    const slots = 2 ** Math.ceil(Math.log2(Math.max(4, options.threads * 2)));
-    const lane = createLane({ producers: 1, slots, slotBytes: options.laneSlotBytes ?? LANE_SLOT_BYTES });
-    this.lane = new LaneProducer(lane, 0);
     this.pool = new Piscina<TaskEnvelope, TaskResult>({
       filename: WORKER.href,
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Infinity,
-      // The workers' event loops stay free between piscina's tasks: they wait for the lane's tasks there.
-      atomics: 'disabled',
-      workerData: { dataDir: options.dataDir, lane } satisfies PoolWorkerData,
+      atomics: 'sync',
+      workerData: { dataDir: options.dataDir } satisfies PoolWorkerData,
     });
   }
 
@@ -165,7 +145,7 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
     const q = this.queue.stats;
     return {
       generation: m.generation, bytes: m.stats.bytes ?? 0, lyrics: m.parts.fp?.docs ?? 0, tracks: m.parts.text?.tracks ?? 0,
-      inFlight: q.queued + q.running, rejectedBusy: q.rejectedBusy, rejectedDeadline: q.rejectedDeadline, ...this.routes,
+      inFlight: q.queued + q.running, rejectedBusy: q.rejectedBusy, rejectedDeadline: q.rejectedDeadline,
     };
   }
 
@@ -200,9 +180,9 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
    * as the index's own tasks: the API's methods that answer from the index run there whole, so the
    * HTTP thread only authenticates, admits and writes (docs/design.md §2).
    */
-  call(module: URL, kind: CallKind, payload: unknown, options: CallOptions = {}): Promise<unknown> {
+  call(module: URL, kind: CallKind, payload: unknown): Promise<unknown> {
     const cost = kind.kind === 'fingerprint' ? kind.chars : SEARCH_COST;
-    return this.run({ op: 'call', payload, tail: options.tail }, { module, kind: kind.kind, cost, large: options.large });
+    return this.run({ op: 'call', payload }, { module, kind: kind.kind, cost });
   }
 
   /**
@@ -233,54 +213,32 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
   async close(): Promise<void> {
     await this.watch?.close();
     this.queue.close();
-    this.lane.close();
     await this.pool.destroy();
   }
 
-  /** `call`: the worker module answering a call task, its kind and cost for the queue, and whether its answer may be large. */
-  private run(task: Task, call?: { module: URL; kind: string; cost: number; large?: boolean }): Promise<TaskResult> {
+  /** `call`: the worker module answering a call task, and its kind and cost for the queue. */
+  private run(task: Task, call?: { module: URL; kind: string; cost: number }): Promise<TaskResult> {
     // Warming is no client's request: a worker still starting must not fail it, nor is it refused.
     const deadline = task.op === 'warm' ? Infinity : Date.now() + this.options.deadlineMs;
     // The handle of the generation named, even if another is swapped in before the task runs.
     const handle = this.handle;
     const envelope: TaskEnvelope = { generation: handle.id, deadline, task };
     const filename = call?.module.href;
-    return this.queue.submit({ kind: call?.kind ?? task.op, cost: call?.cost ?? costOf(task), deadline, run: () => this.send(envelope, handle, filename, call?.large) });
+    return this.queue.submit({ kind: call?.kind ?? task.op, cost: call?.cost ?? costOf(task), deadline, run: () => this.send(envelope, handle, filename) });
   }
 
   /**
-   * Runs a task on a worker (through `filename`, a module other than the index worker's): through the
-   * lane, or through piscina when it does not fit a slot, may answer too much for one (`large`), or
-   * is a warm-up (which must reach every worker). A running task checks its deadline as it goes (and
-   * a worker refuses one already past it). A worker new to the generation asks for its handle, which
-   * goes through piscina (it holds SharedArrayBuffers): that worker then holds the generation's views.
+   * Runs a task on a worker (through `filename`, a module other than the index worker's). A running
+   * task checks its deadline as it goes (and a worker refuses one already past it). A worker new to
+   * the generation asks for its handle once.
    */
-  private async send(envelope: TaskEnvelope, handle: IndexHandle, filename?: string, large = false): Promise<TaskResult> {
+  private async send(envelope: TaskEnvelope, handle: IndexHandle, filename?: string): Promise<TaskResult> {
     const options = filename === undefined ? undefined : { filename };
-    let result = envelope.task.op === 'warm' || large ? undefined : await this.viaLane({ envelope, module: filename });
-    if (result === undefined) {
-      this.routes.messageTasks++;
-      result = (await this.pool.run(envelope, options)) as TaskResult | WireError;
-    } else {
-      this.routes.laneTasks++;
-    }
+    let result = (await this.pool.run(envelope, options)) as TaskResult | WireError;
     if (result === NEEDS_INDEX) result = (await this.pool.run({ ...envelope, index: handle }, options)) as TaskResult | WireError;
     if (!isWireError(result)) return result;
     const e = RefrainError.fromWire(result);
     throw e.code === 'deadline' ? this.queue.deadlineError() : e;
-  }
-
-  /** A task's result through the lane; undefined when it must go another way (too big for a slot, or no slot free). */
-  private async viaLane(task: LaneTask): Promise<TaskResult | WireError | undefined> {
-    const answer = this.lane.submit(
-      task.envelope.deadline,
-      (slot) => writeLaneTask(slot, task),
-      (bytes) => readLaneAnswer(Uint8Array.prototype.slice.call(bytes)),
-    );
-    const out = answer && (await answer);
-    if (out === undefined || out === TOO_BIG) return undefined;
-    if ('thrown' in out) throw new Error(`an index worker failed: ${out.thrown}`);
-    return out.result as TaskResult | WireError;
   }
 
   private use(index: LoadedIndex): void {

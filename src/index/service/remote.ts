@@ -9,7 +9,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { RefrainError, type WireError } from '../../errors.js';
-import type { CallKind, CallOptions, IndexFront } from './front.js';
+import type { CallKind, IndexFront } from './front.js';
 import type { IndexService, IndexStats } from './pool.js';
 import { QueueSnapshot, type QueueLimits } from './work-queue.js';
 import type { MatchQuery, MatchResult } from '../text/search.js';
@@ -22,7 +22,7 @@ export interface RemoteIndexData {
 }
 
 type Request =
-  | { t: 'call'; id: number; module: string; kind: CallKind; payload: unknown; options?: CallOptions }
+  | { t: 'call'; id: number; module: string; kind: CallKind; payload: unknown }
   | { t: 'match'; id: number; query: MatchQuery }
   | { t: 'stats'; id: number }
   | { t: 'late'; n: number };
@@ -35,7 +35,7 @@ export function serveIndex(index: IndexService, port: MessagePort, remote: Messa
     if (request.t === 'late') return index.countDeadline(request.n);
     const { id } = request;
     const answer =
-      request.t === 'call' ? index.call(new URL(request.module), request.kind, request.payload, request.options)
+      request.t === 'call' ? index.call(new URL(request.module), request.kind, request.payload)
       : request.t === 'match' ? index.match(request.query)
       : Promise.resolve(index.stats);
     const fail = (e: unknown) => port.postMessage({ t: 'fail', id, error: (e instanceof RefrainError ? e : new RefrainError('internal', 'internal error')).toWire() } satisfies Reply);
@@ -85,8 +85,8 @@ export class RemoteIndex implements IndexFront {
     this.port.unref();
   }
 
-  call(module: URL, kind: CallKind, payload: unknown, options?: CallOptions): Promise<unknown> {
-    return this.ask({ t: 'call', id: 0, module: module.href, kind, payload, options });
+  call(module: URL, kind: CallKind, payload: unknown): Promise<unknown> {
+    return this.ask({ t: 'call', id: 0, module: module.href, kind, payload });
   }
 
   match(query: MatchQuery): Promise<MatchResult & { cached: boolean }> {

@@ -8,8 +8,7 @@
 import { workerData } from 'piscina';
 import { Catalog } from '../../catalog/store.js';
 import { indexOf } from '../store/layout.js';
-import { NEEDS_INDEX, readLaneTask, writeLaneAnswer, type LaneAnswer, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
-import { serveLane } from './lane.js';
+import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
 import { LyricsCache, makeEngines, type Engines } from './engines.js';
 import { pastDeadline } from '../kernel/kernel.js';
 import { RefrainError, type WireError } from '../../errors.js';
@@ -17,7 +16,7 @@ import { nameThisThread } from '../../util/thread-name.js';
 
 nameThisThread('refrain-index');
 
-const { dataDir, lane } = workerData as PoolWorkerData;
+const { dataDir } = workerData as PoolWorkerData;
 let catalog: Catalog | undefined;
 let lyrics: LyricsCache | undefined;
 const engines = new Map<number, Engines>();
@@ -64,32 +63,6 @@ export function enginesOf(envelope: TaskEnvelope): { engines: Engines; catalog: 
   }
   return { engines: e, catalog: catalog! };
 }
-
-/** The default export of the modules `call` tasks name (loaded once per worker). */
-const modules = new Map<string, Promise<(envelope: TaskEnvelope) => unknown>>();
-
-function moduleAt(url: string): Promise<(envelope: TaskEnvelope) => unknown> {
-  let m = modules.get(url);
-  if (!m) {
-    m = import(url).then((mod: { default: (envelope: TaskEnvelope) => unknown }) => mod.default);
-    modules.set(url, m);
-  }
-  return m;
-}
-
-/** A task from the lane (lane.ts), answered as piscina would answer it, into its slot. */
-async function laneTask(request: Uint8Array, slot: Uint8Array): Promise<number> {
-  let out: LaneAnswer;
-  try {
-    const { envelope, module } = readLaneTask(request);
-    out = { result: module === undefined ? run(envelope) : await (await moduleAt(module))(envelope) };
-  } catch (e) {
-    out = { thrown: e instanceof Error ? (e.stack ?? e.message) : String(e) };
-  }
-  return writeLaneAnswer(slot, out);
-}
-
-serveLane(lane, laneTask);
 
 function answer(envelope: TaskEnvelope): TaskResult {
   const prepared = enginesOf(envelope);
