@@ -1,6 +1,6 @@
 /**
  * Reading a request body from uWS: each chunk is copied (uWS reuses its memory once the callback
- * returns, docs/design.md §10) and the total is capped (413 past `maxBytes`, without buffering the rest).
+ * returns, docs/design.md §10) into a buffer of its own, and the total is capped (413 past `maxBytes`, without buffering the rest).
  * The caller must have registered `res.onAborted` first.
  */
 import type { HttpResponse } from './uws.js';
@@ -22,7 +22,9 @@ export function readBody(res: HttpResponse, maxBytes: number): Promise<Buffer> {
       chunks.push(Buffer.from(chunk.slice(0)));
       if (isLast) {
         done = true;
-        resolve(Buffer.concat(chunks, size));
+        // One chunk (most bodies) is its own exactly sized buffer: no second copy, and a pool task
+        // clones its bytes only (Buffer.concat's small results share an 8 KB pool, cloned whole).
+        resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
       }
     });
   });

@@ -7,6 +7,7 @@
  * query (docs/index.md).
  */
 import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { Catalog } from '../../catalog/store.js';
@@ -65,6 +66,14 @@ const SEARCH_COST = 1000;
 const MATCH_CACHE_SIZE = 50_000;
 const costOf = (task: Task): number => (task.op === 'fingerprint' ? task.text.length : SEARCH_COST);
 
+/** The file path of a call's module (converted once per module: see the pool's filename). */
+const paths = new Map<string, string>();
+function pathOf(module: URL): string {
+  let path = paths.get(module.href);
+  if (path === undefined) paths.set(module.href, (path = fileURLToPath(module)));
+  return path;
+}
+
 export type { CallKind } from './front.js';
 
 /** Emits `generation` (its number) after a new generation is swapped in. */
@@ -89,7 +98,8 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
     super();
     this.queue = new WorkQueue({ slots: options.threads, maxQueued: options.queue, maxQueuedCost: options.queueCost, deadlineMs: options.deadlineMs });
     this.pool = new Piscina<TaskEnvelope, TaskResult>({
-      filename: WORKER.href,
+      // Paths, not file URLs: piscina parses a URL back into a path on every task (~5 µs).
+      filename: fileURLToPath(WORKER),
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Infinity,
@@ -223,7 +233,7 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
     // The handle of the generation named, even if another is swapped in before the task runs.
     const handle = this.handle;
     const envelope: TaskEnvelope = { generation: handle.id, deadline, task };
-    const filename = call?.module.href;
+    const filename = call && pathOf(call.module);
     return this.queue.submit({ kind: call?.kind ?? task.op, cost: call?.cost ?? costOf(task), deadline, run: () => this.send(envelope, handle, filename) });
   }
 
