@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import type { ServeConfig } from './config.js';
 import { RefrainError, type WireError } from './errors.js';
 import { lockPort, probePort, type HeldPort } from './http/port-lock.js';
-import type { Metrics, SeriesSnapshot } from './http/metrics.js';
+import type { Metrics, ThreadSeries } from './http/metrics.js';
 import type { IndexService } from './index/service/pool.js';
 import { serveIndex } from './index/service/remote.js';
 import type { UsageTable } from './auth/usage.js';
@@ -78,11 +78,11 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
   const legacySince = options.hits.expiringSince(Date.now());
   const started: Thread[] = [];
   /** Asks for each thread's request series, by ask id. */
-  const gathering = new Map<number, { series: SeriesSnapshot[][]; left: number; done: (series: SeriesSnapshot[][]) => void }>();
+  const gathering = new Map<number, { series: ThreadSeries[]; left: number; done: (series: ThreadSeries[]) => void }>();
   let nextAsk = 1;
 
   /** Every thread's request series; a thread that does not answer within GATHER_MS (stopping) is left out. */
-  const gather = (): Promise<SeriesSnapshot[][]> =>
+  const gather = (): Promise<ThreadSeries[]> =>
     new Promise((done) => {
       const id = nextAsk++;
       const timer = setTimeout(() => {
@@ -117,7 +117,7 @@ export async function startFronts(options: FrontsOptions): Promise<Fronts> {
       else if (message.t === 'series') {
         const ask = gathering.get(message.id);
         if (!ask) return;
-        ask.series.push(message.series);
+        ask.series.push({ thread: n, series: message.series });
         if (--ask.left === 0) {
           gathering.delete(message.id);
           ask.done(ask.series);

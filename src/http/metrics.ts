@@ -27,6 +27,22 @@ export interface SeriesSnapshot {
   sum: number;
 }
 
+/** An HTTP thread's series, with its number (0…N−1, src/fronts.ts). */
+export interface ThreadSeries {
+  thread: number;
+  series: SeriesSnapshot[];
+}
+
+/** `refrain_http_thread_requests_total` per HTTP thread (none with one: the main thread's are the total). */
+function threadText(threads: ThreadSeries[]): string {
+  if (threads.length === 0) return '';
+  const lines = ['# HELP refrain_http_thread_requests_total API requests answered by each HTTP thread', '# TYPE refrain_http_thread_requests_total counter'];
+  for (const { thread, series } of [...threads].sort((a, b) => a.thread - b.thread)) {
+    lines.push(`refrain_http_thread_requests_total{thread="${thread}"} ${series.reduce((n, s) => n + s.count, 0)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 const escapeLabel = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 export class Metrics {
@@ -116,9 +132,13 @@ export class Metrics {
     return `${lines.join('\n')}\n`;
   }
 
-  /** The exposition text; with several HTTP threads, `others` holds the other threads' series. */
-  async text(others: SeriesSnapshot[][] = []): Promise<string> {
-    return `${this.requestText(this.merged(others))}${await this.registry.metrics()}`;
+  /**
+   * The exposition text; with several HTTP threads, `threads` holds theirs (summed with this
+   * thread's), and each thread's own count of requests follows: how the kernel spreads
+   * connections over the threads.
+   */
+  async text(threads: ThreadSeries[] = []): Promise<string> {
+    return `${this.requestText(this.merged(threads.map((t) => t.series)))}${threadText(threads)}${await this.registry.metrics()}`;
   }
 
   get contentType(): string {

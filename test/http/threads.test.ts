@@ -99,9 +99,21 @@ t.test('two HTTP threads on one port', async (t) => {
       const text = (await request(port, '/metrics')).body;
       return [...text.matchAll(/^refrain_requests_total\{method="track.get",status="200"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
     };
+    const perThread = async () => {
+      const text = (await request(port, '/metrics')).body;
+      const threads = new Map([...text.matchAll(/^refrain_http_thread_requests_total\{thread="(\d+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+      const all = [...text.matchAll(/^refrain_requests_total\{[^}]*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+      return { threads, all };
+    };
     const before = await total();
+    const spread = await perThread();
     await Promise.all(Array.from({ length: 20 }, () => request(port, `/ws/1.1/track.get?apikey=${api.keys.basic}&track_id=1`)));
     t.equal((await total()) - before, 20, 'twenty more, whichever thread answered them');
+    const after = await perThread();
+    t.same([...after.threads.keys()].sort(), ['0', '1'], 'a count per HTTP thread');
+    t.equal([...after.threads.values()].reduce((a, b) => a + b, 0), after.all, 'the threads\' counts add up to the total');
+    // Twenty fresh connections: the kernel gives both threads some (all on one: a chance of 2 in a million).
+    t.ok(['0', '1'].every((n) => after.threads.get(n)! > spread.threads.get(n)!), `both threads answered some (${[...after.threads.values()].join(' / ')})`);
   });
 
   await t.test('a tracking URL counts once, whichever thread its repeats reach', async (t) => {
