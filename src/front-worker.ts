@@ -33,6 +33,7 @@ import type { Attempt, Throttle, ThrottleResult } from './oauth/sessions.js';
 import { METHODS } from './api/registry.js';
 import { ResponseCache } from './api/response-cache.js';
 import { CATALOG, Epochs, KEYS } from './util/epochs.js';
+import { Asks } from './util/asks.js';
 import { openOAuth } from './oauth/routes.js';
 import { mountFront, oauthLimits } from './front.js';
 
@@ -94,15 +95,9 @@ const contributions = new ContributionStore(catalog, works);
 const keys = new KeyStore(catalog.root);
 const usage = new Usage(catalog.root, UsageTable.over(data.usage));
 
-let nextAsk = 1;
-const asked = new Map<number, { resolve: (value: unknown) => void; reject: (e: Error) => void }>();
+const asked = new Asks();
 /** Asks the main thread. */
-const ask = <T>(question: Ask): Promise<T> =>
-  new Promise((resolve, reject) => {
-    const id = nextAsk++;
-    asked.set(id, { resolve: resolve as (value: unknown) => void, reject });
-    post({ t: 'ask', id, ask: question });
-  });
+const ask = <T>(question: Ask): Promise<T> => asked.ask<T>((id) => post({ t: 'ask', id, ask: question }));
 const hits: HitRecorder = { record: (hit, address, token) => ask<boolean>({ op: 'hit', hit, address, token }) };
 const throttle: Throttle = {
   begin: (keys) => ask<ThrottleResult>({ op: 'throttle', keys }),
@@ -147,12 +142,9 @@ port.on('message', (message: ToThread) => {
       });
     case 'series':
       return post({ t: 'series', id: message.id, series: metrics.snapshot() });
-    case 'reply': {
-      const waiting = asked.get(message.id);
-      asked.delete(message.id);
-      if (message.error === undefined) return waiting?.resolve(message.value);
-      return waiting?.reject(new Error(`the main thread could not answer: ${message.error}`));
-    }
+    case 'reply':
+      if (message.error === undefined) return asked.answer(message.id, message.value);
+      return asked.fail(message.id, new Error(`the main thread could not answer: ${message.error}`));
     case 'stop':
       if (socket) uws.us_listen_socket_close(socket);
       socket = undefined;

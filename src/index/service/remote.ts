@@ -13,6 +13,7 @@ import type { CallKind, IndexFront } from './front.js';
 import type { IndexService, IndexStats } from './pool.js';
 import { QueueSnapshot, type QueueLimits } from './work-queue.js';
 import type { MatchQuery, MatchResult } from '../text/search.js';
+import { Asks } from '../../util/asks.js';
 
 /** What a thread needs to build its `RemoteIndex`: sent to it (the port transferred). */
 export interface RemoteIndexData {
@@ -66,21 +67,16 @@ export class RemoteIndex implements IndexFront {
   readonly threads: number;
   private readonly port: MessagePort;
   private readonly snapshot: QueueSnapshot;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (e: unknown) => void }>();
-  private next = 1;
+  /** Only calls in flight keep the thread alive. */
+  private readonly asks = new Asks((busy) => (busy ? this.port.ref() : this.port.unref()));
 
   constructor(data: RemoteIndexData) {
     this.port = data.port;
     this.threads = data.threads;
     this.snapshot = new QueueSnapshot(data.queue.limits, data.queue.buffer);
     this.port.on('message', (reply: Reply) => {
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      // Only calls in flight keep the thread alive.
-      if (this.pending.size === 0) this.port.unref();
-      if (reply.t === 'done') waiting.resolve(reply.value);
-      else waiting.reject(RefrainError.fromWire(reply.error));
+      if (reply.t === 'done') this.asks.answer(reply.id, reply.value);
+      else this.asks.fail(reply.id, RefrainError.fromWire(reply.error));
     });
     this.port.unref();
   }
@@ -107,11 +103,6 @@ export class RemoteIndex implements IndexFront {
   }
 
   private ask(request: Request & { id: number }): Promise<unknown> {
-    const id = this.next++;
-    return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) this.port.ref();
-      this.pending.set(id, { resolve, reject });
-      this.port.postMessage({ ...request, id });
-    });
+    return this.asks.ask((id) => this.port.postMessage({ ...request, id }));
   }
 }
