@@ -1,7 +1,7 @@
 /**
  * Reading a request body from uWS: each chunk is copied (uWS reuses its memory once the callback
- * returns, docs/design.md §10) into a buffer of its own, and the total is capped (413 past `maxBytes`, without buffering the rest).
- * The caller must have registered `res.onAborted` first.
+ * returns, docs/design.md §10) into a buffer of its own, and the total is capped (413 past
+ * `maxBytes`, without buffering the rest). The caller must have registered `res.onAborted` first.
  */
 import type { HttpResponse } from './uws.js';
 import { RefrainError } from '../errors.js';
