@@ -170,7 +170,8 @@ export class Catalog {
       mapSize: 2 ** 34,
       // LZ4 for values over 1 KB (lyrics, subtitles, richsync, analysis; track records stay raw):
       // halves the data directory (1.1 → 0.59 GB for 100k tracks) for ~20% slower imports and no
-      // measurable cost on an uncached track.lyrics.get (bench/http; docs/architecture.md).
+      // measurable cost on an uncached track.lyrics.get (bench/http; docs/architecture.md; what each kind
+      // stores per track: bench/footprint).
       compression: true,
     });
     const catalog = new Catalog(root);
