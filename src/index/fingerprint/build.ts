@@ -38,7 +38,7 @@ export class FingerprintBuilder {
   }
 
   write(dir: string): { segments: Record<string, SegmentEntry>; part: Record<string, number> } {
-    const { segments, keysPerShard, shards } = this.postings.write(dir, 'fp', 2 ** this.bits);
+    const { segments, shards } = this.postings.write(dir, 'fp', 2 ** this.bits);
     const track = new Uint32Array(this.docs);
     const common = new Uint32Array(this.docs);
     let i = 0;
@@ -48,7 +48,7 @@ export class FingerprintBuilder {
     segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track, common });
     return {
       segments,
-      part: { docs: this.docs, entries: this.postings.entries, keysPerShard, shards, gram: GRAM, sample: SAMPLE, bucketBits: this.bits },
+      part: { docs: this.docs, entries: this.postings.entries, shards, gram: GRAM, sample: SAMPLE, bucketBits: this.bits },
     };
   }
 }

@@ -64,8 +64,12 @@ export class PostingsBuilder {
   }
 
   /**
-   * Writes the lists of keys 0..keySpace-1 as shards `<name>-<k>.bin` and returns their segment
-   * entries and the number of keys per shard.
+   * Writes the lists of keys 0..keySpace-1 as shards `<name>-<k>.bin`: consecutive key ranges, each
+   * as large as fits in `maxBytes` (its offsets and postings), so a skewed key space (a few keys
+   * with long lists) gives a few full shards, not many small ones. Each shard holds its first key
+   * (column `first`). Filled in passes over the recorded entries, each pass as many shards as fit
+   * in `maxBytes` together: a pass per shard would read every entry once per shard, a cost that
+   * grows with the catalog times its shards.
    */
   write(
     dir: string,
@@ -73,36 +77,37 @@ export class PostingsBuilder {
     keySpace: number,
     /** Largest shard in bytes (tests lower it to exercise sharding). */
     maxBytes = MAX_SEGMENT_BYTES,
-  ): { segments: Record<string, SegmentEntry>; keysPerShard: number; shards: number } {
+  ): { segments: Record<string, SegmentEntry>; shards: number } {
     const counts = new Uint32Array(keySpace);
     this.keys.forEach((k) => counts[k]++);
-    let shards = 1;
-    const fits = (n: number) => {
-      const per = Math.ceil(keySpace / n);
-      for (let s = 0; s < n; s++) {
-        let total = 0;
-        for (let k = s * per; k < Math.min(keySpace, (s + 1) * per); k++) total += counts[k];
-        if ((total + per + 1) * 4 > maxBytes) return false;
-      }
-      return true;
-    };
-    while (!fits(shards)) shards *= 2;
-    const keysPerShard = Math.ceil(keySpace / shards);
+    const ranges = shardRanges(counts, maxBytes);
     const segments: Record<string, SegmentEntry> = {};
-    for (let s = 0; s < shards; s++) {
-      const first = s * keysPerShard;
-      const end = Math.min(keySpace, first + keysPerShard);
-      const offsets = new Uint32Array(keysPerShard + 1);
-      for (let k = first; k < end; k++) offsets[k - first + 1] = offsets[k - first] + counts[k];
-      for (let k = end - first; k < keysPerShard; k++) offsets[k + 1] = offsets[k];
-      const postings = new Uint32Array(offsets[keysPerShard]);
-      const fill = offsets.slice(0, keysPerShard);
-      this.eachEntry((doc, key) => {
-        if (key >= first && key < end) postings[fill[key - first]++] = doc;
+    for (let s = 0; s < ranges.length; ) {
+      // One pass over the entries fills the shards s..group-1.
+      let group = s;
+      let bytes = 0;
+      while (group < ranges.length && (group === s || bytes + ranges[group].bytes <= maxBytes)) bytes += ranges[group++].bytes;
+      const filling = ranges.slice(s, group).map(({ first, end }) => {
+        const offsets = new Uint32Array(end - first + 1);
+        for (let k = first; k < end; k++) offsets[k - first + 1] = offsets[k - first] + counts[k];
+        return { first, end, offsets, postings: new Uint32Array(offsets[end - first]), fill: offsets.slice(0, end - first) };
       });
-      segments[`${name}-${s}`] = writeSegment(dir, `${name}-${s}.bin`, { offsets, postings });
+      const firstKey = filling[0].first;
+      const endKey = filling[filling.length - 1].end;
+      let shard = 0;
+      this.eachEntry((doc, key) => {
+        if (key < firstKey || key >= endKey) return;
+        // Shards of a pass are few: find the key's from the last one used.
+        if (key < filling[shard].first || key >= filling[shard].end) shard = filling.findIndex((f) => key >= f.first && key < f.end);
+        const f = filling[shard];
+        f.postings[f.fill[key - f.first]++] = doc;
+      });
+      for (const [i, f] of filling.entries()) {
+        segments[`${name}-${s + i}`] = writeSegment(dir, `${name}-${s + i}.bin`, { offsets: f.offsets, postings: f.postings, first: Uint32Array.of(f.first) });
+      }
+      s = group;
     }
-    return { segments, keysPerShard, shards };
+    return { segments, shards: ranges.length };
   }
 
   private eachEntry(fn: (doc: number, key: number) => void): void {
@@ -115,34 +120,64 @@ export class PostingsBuilder {
   }
 }
 
+/** Bytes of a shard of `keys` keys and `entries` postings: its offsets, postings and first key, each padded to 8 bytes. */
+const shardBytes = (keys: number, entries: number): number => Math.ceil(((keys + 1) * 4) / 8) * 8 + Math.ceil((entries * 4) / 8) * 8 + 8;
+
+/** Consecutive key ranges [first, end), each as large as fits in `maxBytes` (a key whose list alone is larger gets a shard of its own). */
+function shardRanges(counts: Uint32Array, maxBytes: number): { first: number; end: number; bytes: number }[] {
+  const ranges: { first: number; end: number; bytes: number }[] = [];
+  let first = 0;
+  let entries = 0;
+  for (let k = 0; k < counts.length; k++) {
+    if (k > first && shardBytes(k - first + 1, entries + counts[k]) > maxBytes) {
+      ranges.push({ first, end: k, bytes: shardBytes(k - first, entries) });
+      first = k;
+      entries = 0;
+    }
+    entries += counts[k];
+  }
+  ranges.push({ first, end: counts.length, bytes: shardBytes(counts.length - first, entries) });
+  return ranges;
+}
+
 /** Read side: the posting list of a key, as a view into the shared buffers. */
 export class PostingsView {
   private readonly offsets: Uint32Array[] = [];
   private readonly postings: Uint32Array[] = [];
-  private readonly keysPerShard: number;
+  /** Each shard's first key, ascending. */
+  private readonly firsts: Uint32Array;
 
   constructor(index: LoadedIndex, name: string) {
-    const part = index.manifest.parts[name];
-    this.keysPerShard = part.keysPerShard;
-    for (let s = 0; s < part.shards; s++) {
+    const { shards } = index.manifest.parts[name];
+    this.firsts = new Uint32Array(shards);
+    for (let s = 0; s < shards; s++) {
       this.offsets.push(column(index, `${name}-${s}`, 'offsets', 'u32'));
       this.postings.push(column(index, `${name}-${s}`, 'postings', 'u32'));
+      this.firsts[s] = column(index, `${name}-${s}`, 'first', 'u32')[0];
     }
   }
 
   list(key: number): Uint32Array {
-    const s = Math.floor(key / this.keysPerShard);
-    const k = key - s * this.keysPerShard;
+    const s = this.shardOf(key);
     const offsets = this.offsets[s];
-    if (!offsets) return EMPTY;
+    const k = key - this.firsts[s];
+    if (k + 1 >= offsets.length) return EMPTY;
     return this.postings[s].subarray(offsets[k], offsets[k + 1]);
   }
 
   size(key: number): number {
-    const s = Math.floor(key / this.keysPerShard);
-    const k = key - s * this.keysPerShard;
+    const s = this.shardOf(key);
     const offsets = this.offsets[s];
-    return offsets ? offsets[k + 1] - offsets[k] : 0;
+    const k = key - this.firsts[s];
+    return k + 1 < offsets.length ? offsets[k + 1] - offsets[k] : 0;
+  }
+
+  /** The shard holding `key`: the last whose first key is not above it (shards are few: a short scan). */
+  private shardOf(key: number): number {
+    const { firsts } = this;
+    let s = firsts.length - 1;
+    while (s > 0 && firsts[s] > key) s--;
+    return s;
   }
 }
 

@@ -120,8 +120,8 @@ export class TextBuilder {
       segments,
       parts: {
         text: { tracks: n, artists: this.artistPostings.docs, terms, entries: this.trackPostings.entries + this.artistPostings.entries },
-        tt: { keysPerShard: tracks.keysPerShard, shards: tracks.shards },
-        ta: { keysPerShard: artists.keysPerShard, shards: artists.shards },
+        tt: { shards: tracks.shards },
+        ta: { shards: artists.shards },
       },
     };
   }

@@ -10,8 +10,8 @@ async function roundTrip(t: Test, docs: number[][], keySpace: number, maxBytes?:
   const dir = tempDir(t);
   const builder = new PostingsBuilder();
   for (const keys of docs) builder.add(keys);
-  const { segments, keysPerShard, shards } = builder.write(dir, 'p', keySpace, maxBytes);
-  const manifest: Manifest = { format: INDEX_FORMAT, generation: 1, created: '', catalogSeq: 0, segments, parts: { p: { keysPerShard, shards } }, stats: {} };
+  const { segments, shards } = builder.write(dir, 'p', keySpace, maxBytes);
+  const manifest: Manifest = { format: INDEX_FORMAT, generation: 1, created: '', catalogSeq: 0, segments, parts: { p: { shards } }, stats: {} };
   writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
   return { view: new PostingsView(await loadGenerationAsync(dir), 'p'), shards };
 }
@@ -29,6 +29,29 @@ t.test('every key lists its documents in order, across shards', async (t) => {
     }
     t.equal(view.list(49).length, expected[49].length);
   }
+});
+
+t.test('a skewed key space: full shards, filled in few passes, every list whole', async (t) => {
+  // Key 0 in every document, keys 1..9 in a tenth of them, keys 10..999 in one each: the uniform
+  // ranges of the old layout needed hundreds of shards to fit key 0's; cut by size, a few do.
+  const docs = Array.from({ length: 2000 }, (_, d) => [0, ...(d % 10 === 0 ? [1 + ((d / 10) % 9)] : []), ...(d < 990 ? [10 + d] : [])]);
+  const maxBytes = 4096;
+  const { view, shards } = await roundTrip(t, docs, 1000, maxBytes);
+  // Key 0's list (8,000 bytes) is a shard of its own; the 990 single-document keys cost 8 bytes each,
+  // about 500 to a shard: 3 or 4 shards in all (uniform ranges under 4 KB would take 256).
+  t.ok(shards >= 3 && shards <= 4, `${shards} shards`);
+  t.equal(view.size(0), 2000);
+  t.same([...view.list(1)], docs.flatMap((keys, d) => (keys.includes(1) ? [d] : [])));
+  for (let k = 10; k < 1000; k++) if (view.size(k) !== 1 || view.list(k)[0] !== k - 10) t.fail(`key ${k}`);
+  t.same([...view.list(999)], [989]);
+});
+
+t.test('a key whose list alone passes the limit gets a shard of its own', async (t) => {
+  const docs = Array.from({ length: 500 }, (_, d) => [0, d % 3 === 0 ? 1 : 2]);
+  const { view, shards } = await roundTrip(t, docs, 3, 1024);
+  t.ok(shards >= 2, `${shards} shards`);
+  t.equal(view.size(0), 500);
+  t.equal(view.size(1) + view.size(2), 500);
 });
 
 t.test('documents without keys and keys without documents', async (t) => {
