@@ -18,6 +18,7 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
+import { decodeSynced, encodeLrc, encodeRichsync } from './synced.js';
 import {
   byPopularity,
   type AlbumRecord, type AnalysisRecord, type ArtistRecord, type Change, type LyricsRecord, type RichsyncRecord, type SnippetRecord,
@@ -72,12 +73,25 @@ export interface ContentRecords {
   translations: TranslationsRecord;
 }
 
+/**
+ * A record as its database holds it: a subtitle's or richsync's body may be the compact form of
+ * synced.ts (bytes, rendered against the track's lyrics on read) instead of its text.
+ */
+export type StoredContent<K extends ContentKind> = K extends 'subtitles'
+  ? Omit<SubtitleRecord, 'subtitle_body'> & { subtitle_body: string | Uint8Array }
+  : K extends 'richsync'
+    ? Omit<RichsyncRecord, 'richsync_body'> & { richsync_body: string | Uint8Array }
+    : ContentRecords[K];
+
+/** The field of a kind whose text may be stored in synced.ts's compact form. */
+const SYNCED_BODY: Partial<Record<ContentKind, string>> = { subtitles: 'subtitle_body', richsync: 'richsync_body' };
+
 export class Catalog {
   readonly root: RootDatabase;
   readonly tracks: Database<TrackRecord, number>;
   readonly artists: Database<ArtistRecord, number>;
   readonly albums: Database<AlbumRecord, number>;
-  readonly content: { [K in ContentKind]: Database<ContentRecords[K], number> };
+  readonly content: { [K in ContentKind]: Database<StoredContent<K>, number> };
   readonly index: Record<IndexName, Database<'', Key>>;
   readonly changes: Database<Change, number>;
   readonly meta: Database<unknown, string>;
@@ -91,8 +105,8 @@ export class Catalog {
     this.albums = records<AlbumRecord>('albums');
     this.content = {
       lyrics: records<LyricsRecord>('lyrics'),
-      subtitles: records<SubtitleRecord>('subtitles'),
-      richsync: records<RichsyncRecord>('richsync'),
+      subtitles: records<StoredContent<'subtitles'>>('subtitles'),
+      richsync: records<StoredContent<'richsync'>>('richsync'),
       snippets: records<SnippetRecord>('snippets'),
       analysis: records<AnalysisRecord>('analysis'),
       translations: records<TranslationsRecord>('translations'),
@@ -213,7 +227,36 @@ export class Catalog {
   }
 
   getContent<K extends ContentKind>(kind: K, trackId: number): ContentRecords[K] | undefined {
-    return validId(trackId) ? this.content[kind].get(trackId) : undefined;
+    if (!validId(trackId)) return undefined;
+    const stored = this.content[kind].get(trackId) as Record<string, unknown> | undefined;
+    const field = SYNCED_BODY[kind];
+    const form = field === undefined ? undefined : stored?.[field];
+    if (field !== undefined && form instanceof Uint8Array) return { ...stored, [field]: this.renderSynced(form, trackId) } as ContentRecords[K];
+    return stored as ContentRecords[K] | undefined;
+  }
+
+  /** A synced body's text from its stored form and the track's lyrics (read after: the form's bytes may be a view LMDB reuses, so they are copied first). */
+  private renderSynced(form: Uint8Array, trackId: number): string {
+    const bytes = new Uint8Array(form);
+    return decodeSynced(bytes, this.content.lyrics.get(trackId)?.lyrics_body ?? '');
+  }
+
+  /**
+   * A track's content record as its database keeps it: a subtitle or richsync in the compact form
+   * of synced.ts, against the lyrics stored with it in the same write, when that renders back to
+   * exactly its text (else as text).
+   */
+  static storedContent<K extends ContentKind>(kind: K, record: ContentRecords[K], lyrics: string): StoredContent<K> {
+    if (kind === 'subtitles') {
+      const r = record as SubtitleRecord;
+      const form = encodeLrc(r.subtitle_body, lyrics);
+      if (form) return { ...r, subtitle_body: form } as StoredContent<K>;
+    } else if (kind === 'richsync') {
+      const r = record as RichsyncRecord;
+      const form = encodeRichsync(r.richsync_body, lyrics);
+      if (form) return { ...r, richsync_body: form } as StoredContent<K>;
+    }
+    return record as StoredContent<K>;
   }
 
   /** Ids stored under one key of a composite index, in id order. */

@@ -8,7 +8,7 @@
  */
 import { hashOf, type HashedRecord } from './parse.js';
 import type { Database } from 'lmdb';
-import { CONTENT_KINDS, type Catalog } from './store.js';
+import { Catalog, CONTENT_KINDS } from './store.js';
 import type { AlbumRecord, ArtistRecord, Change, TrackRecord } from './records.js';
 import { albumSchema, artistSchema, type AlbumInput, type ArtistInput, type TrackInput } from './schema.js';
 import { contentRecords, trackRecord } from './derive.js';
@@ -137,10 +137,11 @@ class Writer {
     if (old && old.commontrack_id !== record.commontrack_id) this.refreshCommontrack(old.commontrack_id);
     this.refreshCommontrack(record.commontrack_id);
     const content = contentRecords(input, record);
+    const lyrics = content.lyrics?.lyrics_body ?? '';
     for (const kind of CONTENT_KINDS) {
       const db = this.c.content[kind] as Database<object, number>;
       const value = content[kind];
-      if (value) db.putSync(record.track_id, value);
+      if (value) db.putSync(record.track_id, Catalog.storedContent(kind, value, lyrics));
       else if (old) db.removeSync(record.track_id);
     }
     this.log('put', 'track', record.track_id);

@@ -5,6 +5,9 @@
  */
 import type { Rng } from './prng.js';
 import type { Section } from './lyrics.js';
+import { lrcTime } from '../catalog/synced.js';
+
+export { lrcTime };
 
 /** The shortest time a line is sung, in centiseconds: enough for a dozen words with distinct offsets. */
 const MIN_LINE_CS = 200;
@@ -59,15 +62,6 @@ export function timeLines(rng: Rng, sections: readonly Section[], trackLength: n
   // te is the next line's start (the spec's richsync layout); only the last line ends on its own.
   for (let i = 0; i + 1 < out.length; i++) out[i] = { ...out[i], teCs: out[i + 1].tsCs };
   return out;
-}
-
-function two(n: number): string {
-  return n < 10 ? '0' + n : String(n);
-}
-
-/** `[mm:ss.xx]` for a time in centiseconds. */
-export function lrcTime(cs: number): string {
-  return `[${two(Math.floor(cs / 6000))}:${two(Math.floor(cs / 100) % 60)}.${two(cs % 100)}]`;
 }
 
 /** The LRC subtitle body: one `[mm:ss.xx] text` line per sung line. */

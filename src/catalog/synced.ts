@@ -1,0 +1,419 @@
+/**
+ * The stored form of synchronised lyrics: an LRC subtitle or a richsync body kept as its timings and
+ * the places of its lines in the track's lyrics, rendered back to the exact text on read.
+ *
+ * A subtitle or a richsync repeats the lyrics line by line with a time (and, in a richsync, every
+ * word and space with its offset): stored as text they were the two largest record kinds of a
+ * catalog (bench/footprint). Here a line whose text is a line of the lyrics is stored as that
+ * line's number; times are centiseconds, each as the step from the one before; a richsync line cut
+ * into its words and single spaces (the common layout) stores only their offsets.
+ *
+ * Lossless by construction: `encode*` renders what it made and compares it with the input, and
+ * gives `undefined` (store the text as it came) on any difference: another number format, another
+ * key order, fields this form does not know, a line that is not a plain `[mm:ss.xx] text`.
+ *
+ * Layout (unsigned LEB128 varints; "signed" ones zigzag-coded; text as byte length + UTF-8):
+ *   form (1: LRC, 2: richsync) · the lyrics' line count · the synced line count · lines
+ *   LRC line:      time step (signed) · text
+ *   richsync line: ts step from the previous te (signed) · te − ts (signed) · text ·
+ *                  groups × 2 + (1 when the groups are the text's words and single spaces) ·
+ *                  [each group's text, unless so] · each group's offset step (signed)
+ *   text:          0 then the text, or n ≥ 1 for the lyrics' line n − 1
+ */
+import { RefrainError } from '../errors.js';
+
+const LRC = 1;
+const RICHSYNC = 2;
+const LRC_LINE = /^\[(\d{2,6}):(\d{2})\.(\d{2})\] (.*)$/;
+/** The longest time this form keeps, in seconds (a day; anything longer is kept as text). */
+const MAX_SECONDS = 86_400;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** `00` … `99`. */
+const TWO = Array.from({ length: 100 }, (_, n) => (n < 10 ? '0' + n : String(n)));
+/** A centisecond count's fraction of a second as JavaScript prints cs / 100: '', '.5', '.07', '.25'. */
+const FRACTION = Array.from({ length: 100 }, (_, n) => String(n / 100).slice(1));
+
+/** `[mm:ss.xx]` for a time in centiseconds. */
+export function lrcTime(cs: number): string {
+  const minutes = Math.floor(cs / 6000);
+  return `[${minutes < 100 ? TWO[minutes] : minutes}:${TWO[Math.floor(cs / 100) % 60]}.${TWO[cs % 100]}]`;
+}
+
+/** Text that JSON.stringify would escape (quotes, backslashes, control characters, any surrogate, to be safe). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Text written as it is, a byte a character: printable ASCII but for quotes and backslashes. */
+const PRINTABLE_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** The stored form of an LRC body given the track's lyrics, or undefined to store the text itself. */
+export function encodeLrc(lrc: string, lyrics: string): Uint8Array | undefined {
+  const lines = lrc.split('\n');
+  const parsed: { cs: number; text: string }[] = [];
+  for (const line of lines) {
+    const m = LRC_LINE.exec(line);
+    if (!m) return undefined;
+    parsed.push({ cs: Number(m[1]) * 6000 + Number(m[2]) * 100 + Number(m[3]), text: m[4] });
+  }
+  const places = linePlaces(lyrics);
+  const out = new Writer();
+  out.uint(LRC).uint(places.count).uint(parsed.length);
+  let prev = 0;
+  for (const { cs, text } of parsed) {
+    out.int(cs - prev).text(text, places);
+    prev = cs;
+  }
+  return checked(out.bytes(), lrc, lyrics);
+}
+
+interface RichsyncGroup {
+  c: string;
+  o: number;
+}
+
+interface RichsyncLine {
+  ts: number;
+  te: number;
+  l: RichsyncGroup[];
+  x: string;
+}
+
+/** The stored form of a richsync body (JSON text) given the track's lyrics, or undefined to store the text itself. */
+export function encodeRichsync(body: string, lyrics: string): Uint8Array | undefined {
+  let lines: unknown;
+  try {
+    lines = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(lines) || !lines.every(isRichsyncLine)) return undefined;
+  const places = linePlaces(lyrics);
+  const out = new Writer();
+  out.uint(RICHSYNC).uint(places.count).uint(lines.length);
+  let prevEnd = 0;
+  for (const { ts, te, l, x } of lines) {
+    const tsCs = centis(ts);
+    const teCs = centis(te);
+    out.int(tsCs - prevEnd).int(teCs - tsCs).text(x, places);
+    const words = isWordsAndSpaces(l, x);
+    out.uint(l.length * 2 + (words ? 1 : 0));
+    if (!words) for (const g of l) out.text(g.c, NO_PLACES);
+    let prev = 0;
+    for (const g of l) {
+      const o = centis(g.o);
+      out.int(o - prev);
+      prev = o;
+    }
+    prevEnd = teCs;
+  }
+  return checked(out.bytes(), body, lyrics);
+}
+
+/** The text a stored form stands for, given the same track's lyrics. */
+export function decodeSynced(bytes: Uint8Array, lyrics: string): string {
+  const r = new Reader(bytes);
+  const form = r.uint();
+  const lyricLines = lyrics.split('\n');
+  const count = r.uint();
+  if (count !== lyricLines.length) {
+    throw new RefrainError('internal', `a stored synced body was written against lyrics of ${count} lines, the track's have ${lyricLines.length}`);
+  }
+  const n = r.uint();
+  if (form === LRC) {
+    const out: string[] = [];
+    let cs = 0;
+    for (let i = 0; i < n; i++) {
+      cs += r.int();
+      out.push(`${lrcTime(cs)} ${r.text(lyricLines)}`);
+    }
+    return out.join('\n');
+  }
+  if (form !== RICHSYNC) throw new RefrainError('internal', `unknown stored synced form ${form}`);
+  return renderRichsync(r, lyricLines, n);
+}
+
+/**
+ * A richsync's JSON, written as UTF-8 into one scratch buffer and decoded once: built from its
+ * ~1,000 pieces as JavaScript strings it took ~8× as long as reading the text it replaces. A line
+ * whose text needs escaping, or not cut into words and spaces, goes the slower way (lineJson).
+ */
+function renderRichsync(r: Reader, lyricLines: readonly string[], n: number): string {
+  const b = scratch.reset();
+  /** Each distinct line text as written: itself when printable ASCII, else its UTF-8 bytes, or null when JSON would escape some of it. */
+  const textOf = new Map<string, string | Uint8Array | null>();
+  b.byte(0x5b);
+  let end = 0;
+  for (let i = 0; i < n; i++) {
+    const ts = end + r.int();
+    const te = ts + r.int();
+    const x = r.text(lyricLines);
+    const head = r.uint();
+    end = te;
+    if (i) b.byte(0x2c);
+    let text = textOf.get(x);
+    if (text === undefined) textOf.set(x, (text = PRINTABLE_ASCII.test(x) ? x : NEEDS_ESCAPE.test(x) ? null : encoder.encode(x)));
+    if (ts < 0 || te < 0 || head >> 1 > r.left()) throw new RefrainError('internal', 'a stored richsync is corrupt');
+    if (!(head & 1) || text === null) {
+      b.string(lineJson(r, lyricLines, ts, te, x, head));
+      continue;
+    }
+    const groups = head >> 1;
+    // The line's bytes are written straight into the buffer (a call per piece cost ~3× as much):
+    // room for its groups' offsets and punctuation, then its text twice (each word, then x).
+    const buf = b.room(100 + groups * 40 + text.length * 2);
+    let at = b.at;
+    at = put(buf, at, TS);
+    at = putSeconds(buf, at, ts);
+    at = put(buf, at, TE);
+    at = putSeconds(buf, at, te);
+    at = put(buf, at, GROUPS);
+    let o = 0;
+    let from = 0;
+    for (let g = 0; g < groups; g++) {
+      o += r.int();
+      if (o < 0) throw new RefrainError('internal', 'a stored richsync offset is negative');
+      if (g) buf[at++] = 0x2c;
+      at = put(buf, at, C);
+      if (g & 1) buf[at++] = 0x20;
+      else if (typeof text === 'string') {
+        for (let c = text.charCodeAt(from); from < text.length && c !== 0x20; c = text.charCodeAt(++from)) buf[at++] = c;
+        from++;
+      } else {
+        for (; from < text.length && text[from] !== 0x20; from++) buf[at++] = text[from];
+        from++;
+      }
+      at = put(buf, at, O);
+      at = putSeconds(buf, at, o);
+      buf[at++] = 0x7d;
+    }
+    at = put(buf, at, X);
+    if (typeof text === 'string') for (let c = 0; c < text.length; c++) buf[at++] = text.charCodeAt(c);
+    else at = put(buf, at, text);
+    at = put(buf, at, LINE_END);
+    if (typeof text !== 'string') b.notAscii();
+    b.at = at;
+  }
+  b.byte(0x5d);
+  return b.text();
+}
+
+/** One richsync line's JSON, built as a string (any text, any cut of it into groups). */
+function lineJson(r: Reader, lyricLines: readonly string[], ts: number, te: number, x: string, head: number): string {
+  const groups = head >> 1;
+  const texts = head & 1 ? wordsAndSpaces(x) : Array.from({ length: groups }, () => r.text(lyricLines));
+  let o = 0;
+  let l = '';
+  for (let g = 0; g < groups; g++) {
+    o += r.int();
+    l += `${g ? ',' : ''}{"c":${JSON.stringify(texts[g])},"o":${o / 100}}`;
+  }
+  return `{"ts":${ts / 100},"te":${te / 100},"l":[${l}],"x":${JSON.stringify(x)}}`;
+}
+
+const ascii = (s: string): Uint8Array => encoder.encode(s);
+const TS = ascii('{"ts":');
+const TE = ascii(',"te":');
+const GROUPS = ascii(',"l":[');
+const C = ascii('{"c":"');
+const O = ascii('","o":');
+const X = ascii('],"x":"');
+const LINE_END = ascii('"}');
+/** A centisecond count's fraction of a second as JavaScript prints cs / 100, as bytes. */
+const FRACTION_BYTES = FRACTION.map(ascii);
+
+/** Copies `bytes` into `buf` at `at`; returns the position after them. */
+function put(buf: Uint8Array, at: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) buf[at++] = bytes[i];
+  return at;
+}
+
+/** Writes `String(cs / 100)` for a whole number of centiseconds ≥ 0; returns the position after it. */
+function putSeconds(buf: Uint8Array, at: number, cs: number): number {
+  let whole = Math.floor(cs / 100);
+  let digits = 1;
+  for (let rest = whole; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  for (let i = digits - 1; i >= 0; i--) {
+    buf[at + i] = 48 + (whole % 10);
+    whole = Math.floor(whole / 10);
+  }
+  return put(buf, at + digits, FRACTION_BYTES[cs % 100]);
+}
+
+/** A growing UTF-8 buffer for one render at a time (renders are synchronous). */
+class Scratch {
+  buf = Buffer.allocUnsafe(64 * 1024);
+  at = 0;
+  /** Whether every byte written so far is ASCII (the text is then read as latin1: a copy, no decoding). */
+  private ascii = true;
+
+  reset(): this {
+    this.at = 0;
+    this.ascii = true;
+    return this;
+  }
+
+  byte(b: number): this {
+    this.room(1)[this.at++] = b;
+    return this;
+  }
+
+  notAscii(): void {
+    this.ascii = false;
+  }
+
+  string(s: string): this {
+    this.room(s.length * 3);
+    const written = this.buf.write(s, this.at, 'utf8');
+    if (written !== s.length) this.ascii = false;
+    this.at += written;
+    return this;
+  }
+
+  text(): string {
+    return this.buf.toString(this.ascii ? 'latin1' : 'utf8', 0, this.at);
+  }
+
+  /** The buffer, grown to hold `n` more bytes. */
+  room(n: number): Buffer {
+    if (this.at + n > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n));
+      this.buf.copy(grown, 0, 0, this.at);
+      this.buf = grown;
+    }
+    return this.buf;
+  }
+}
+
+const scratch = new Scratch();
+
+function isRichsyncLine(v: unknown): v is RichsyncLine {
+  if (typeof v !== 'object' || v === null) return false;
+  const { ts, te, l, x } = v as Partial<RichsyncLine>;
+  return isTime(ts) && isTime(te) && typeof x === 'string' && Array.isArray(l) &&
+    l.every((g: Partial<RichsyncGroup>) => typeof g === 'object' && g !== null && typeof g.c === 'string' && isTime(g.o));
+}
+
+const isTime = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= MAX_SECONDS;
+
+/** A number of seconds in whole centiseconds (another precision fails the render check and is stored as text). */
+const centis = (seconds: number): number => Math.round(seconds * 100);
+
+/** The words of a line and the single spaces between them, as a richsync cuts it. */
+function wordsAndSpaces(x: string): string[] {
+  const words = x.split(' ');
+  const out = new Array<string>(words.length * 2 - 1);
+  for (let i = 0; i < words.length; i++) {
+    if (i) out[2 * i - 1] = ' ';
+    out[2 * i] = words[i];
+  }
+  return out;
+}
+
+function isWordsAndSpaces(groups: readonly RichsyncGroup[], x: string): boolean {
+  const expected = wordsAndSpaces(x);
+  return groups.length === expected.length && groups.every((g, i) => g.c === expected[i]);
+}
+
+interface Places {
+  count: number;
+  /** A lyrics line's number (its first, when it repeats). */
+  of: Map<string, number>;
+}
+
+const NO_PLACES: Places = { count: 0, of: new Map() };
+
+function linePlaces(lyrics: string): Places {
+  const lines = lyrics.split('\n');
+  const of = new Map<string, number>();
+  lines.forEach((line, i) => {
+    if (!of.has(line)) of.set(line, i);
+  });
+  return { count: lines.length, of };
+}
+
+/** The form if it renders back to exactly `text`. */
+function checked(bytes: Uint8Array, text: string, lyrics: string): Uint8Array | undefined {
+  return decodeSynced(bytes, lyrics) === text ? bytes : undefined;
+}
+
+class Writer {
+  private buf = new Uint8Array(256);
+  private at = 0;
+
+  uint(n: number): this {
+    if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a varint: ${n}`);
+    this.room(8);
+    while (n >= 0x80) {
+      this.buf[this.at++] = (n % 0x80) | 0x80;
+      n = Math.floor(n / 0x80);
+    }
+    this.buf[this.at++] = n;
+    return this;
+  }
+
+  /** A signed integer, zigzag-coded. */
+  int(n: number): this {
+    return this.uint(n < 0 ? -2 * n - 1 : 2 * n);
+  }
+
+  text(s: string, places: Places): this {
+    const line = places.of.get(s);
+    if (line !== undefined) return this.uint(line + 1);
+    const bytes = encoder.encode(s);
+    this.uint(0).uint(bytes.length);
+    this.room(bytes.length);
+    this.buf.set(bytes, this.at);
+    this.at += bytes.length;
+    return this;
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.slice(0, this.at);
+  }
+
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.at + n));
+    grown.set(this.buf);
+    this.buf = grown;
+  }
+}
+
+class Reader {
+  private at = 0;
+
+  constructor(private readonly buf: Uint8Array) {}
+
+  uint(): number {
+    let n = 0;
+    let scale = 1;
+    for (;;) {
+      if (this.at >= this.buf.length) throw new RefrainError('internal', 'a stored synced body ends early');
+      const b = this.buf[this.at++];
+      n += (b & 0x7f) * scale;
+      if (b < 0x80) return n;
+      scale *= 0x80;
+    }
+  }
+
+  /** Bytes not read yet. */
+  left(): number {
+    return this.buf.length - this.at;
+  }
+
+  int(): number {
+    const z = this.uint();
+    return z % 2 ? -(z + 1) / 2 : z / 2;
+  }
+
+  text(lines: readonly string[]): string {
+    const ref = this.uint();
+    if (ref > lines.length) throw new RefrainError('internal', `a stored synced body names lyrics line ${ref}, past the last`);
+    if (ref > 0) return lines[ref - 1];
+    const length = this.uint();
+    if (this.at + length > this.buf.length) throw new RefrainError('internal', 'a stored synced body ends early');
+    const s = decoder.decode(this.buf.subarray(this.at, this.at + length));
+    this.at += length;
+    return s;
+  }
+}

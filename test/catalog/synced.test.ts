@@ -1,0 +1,138 @@
+import t from 'tap';
+import { decodeSynced, encodeLrc, encodeRichsync } from '../../src/catalog/synced.js';
+import { Catalog } from '../../src/catalog/store.js';
+import { catalogLines } from '../../src/generate/catalog.js';
+import { applyRecords } from '../helpers/apply.js';
+import { tempDir } from '../helpers/tmp.js';
+
+interface GeneratedTrack {
+  type: 'track';
+  track_id: number;
+  lyrics?: { lyrics_body: string };
+  subtitle?: { subtitle_body: string };
+  richsync?: { richsync_body: string };
+}
+
+/** The first generated tracks that carry a subtitle and a richsync. */
+function generated(n: number): GeneratedTrack[] {
+  const out: GeneratedTrack[] = [];
+  for (const line of catalogLines(11, 400, { artists: 0, albums: 0, tracks: 0, lines: 0 })) {
+    const r = JSON.parse(line) as GeneratedTrack;
+    if (r.type === 'track' && r.lyrics && r.subtitle && r.richsync) out.push(r);
+    if (out.length === n) break;
+  }
+  return out;
+}
+
+const LYRICS = 'Hello "world"\n\nSecond line, café ☕\nback\\slash';
+
+t.test('generated subtitles and richsyncs are stored as timings and line numbers, and render back exactly', async (t) => {
+  const tracks = generated(20);
+  t.equal(tracks.length, 20);
+  let text = 0;
+  let stored = 0;
+  for (const tr of tracks) {
+    const lyrics = tr.lyrics!.lyrics_body;
+    const lrc = encodeLrc(tr.subtitle!.subtitle_body, lyrics);
+    const rich = encodeRichsync(tr.richsync!.richsync_body, lyrics);
+    if (!lrc || !rich) return t.fail(`track ${tr.track_id}: no compact form`);
+    t.equal(decodeSynced(lrc, lyrics), tr.subtitle!.subtitle_body);
+    t.equal(decodeSynced(rich, lyrics), tr.richsync!.richsync_body);
+    text += tr.subtitle!.subtitle_body.length + tr.richsync!.richsync_body.length;
+    stored += lrc.length + rich.length;
+  }
+  t.ok(stored * 10 < text, `stored ${stored} bytes for ${text} characters of text`);
+});
+
+t.test('lines that are not the lyrics\', any characters, and other cuts of a line are kept', async (t) => {
+  const lrc = '[00:01.00] Hello "world"\n[00:02.50] not in the lyrics ☕\n[01:00.07] \n[123:59.99] back\\slash';
+  const form = encodeLrc(lrc, LYRICS);
+  t.ok(form);
+  t.equal(decodeSynced(form!, LYRICS), lrc);
+  const times = '[00:05.00] Second line, café ☕\n[00:01.00] Hello "world"';
+  t.equal(decodeSynced(encodeLrc(times, LYRICS)!, LYRICS), times, 'times going back');
+  const rich = JSON.stringify([
+    { ts: 1.5, te: 3, l: [{ c: 'Hel', o: 0 }, { c: 'lo "world"', o: 0.33 }], x: 'Hello "world"' },
+    { ts: 3, te: 4.07, l: [{ c: 'back\\slash', o: 0 }], x: 'back\\slash' },
+    { ts: 10, te: 12, l: [{ c: 'new', o: 0 }, { c: ' ', o: 0.5 }, { c: 'line', o: 0.51 }], x: 'new line' },
+    { ts: 12, te: 12, l: [], x: '' },
+  ]);
+  const richForm = encodeRichsync(rich, LYRICS);
+  t.ok(richForm);
+  t.equal(decodeSynced(richForm!, LYRICS), rich);
+  t.equal(decodeSynced(encodeLrc(lrc, '')!, ''), lrc, 'a track without lyrics keeps every line inline');
+
+  const words = (x: string, ts: number) => {
+    const l: { c: string; o: number }[] = [];
+    x.split(' ').forEach((w, i) => {
+      if (i) l.push({ c: ' ', o: (i * 20 - 10) / 100 });
+      l.push({ c: w, o: (i * 20) / 100 });
+    });
+    return { ts, te: ts + 2, l, x };
+  };
+  const mixed = JSON.stringify([
+    words('Second line, café ☕', 0), words('an  extra   space', 1.01), words('a 🎵 note', 2.5), words('Hello "world"', 3), words('', 4),
+  ]);
+  t.equal(decodeSynced(encodeRichsync(mixed, LYRICS)!, LYRICS), mixed, 'words and spaces of any text, escaped or not');
+
+  let unlike = 0;
+  for (let cs = 0; cs < 400_000; cs += 37) {
+    const body = JSON.stringify([{ ts: cs / 100, te: (cs + 1) / 100, l: [{ c: 'x', o: (cs % 1000) / 100 }], x: 'x' }]);
+    const form = encodeRichsync(body, '');
+    if (!form || decodeSynced(form, '') !== body) unlike++;
+  }
+  t.equal(unlike, 0, 'every centisecond time prints as JavaScript prints it');
+});
+
+t.test('anything this form cannot render back exactly is left as text', async (t) => {
+  for (const lrc of [
+    '[ar:Someone]\n[00:01.00] Hello "world"', // a tag line
+    '[00:01.00] Hello "world"\r\n[00:02.00] back\\slash', // CRLF
+    '[00:01.000] Hello "world"', // milliseconds
+    '[00:01.00]Hello "world"', // no space
+    '[00:61.00] Hello "world"', // seconds past 59 render otherwise
+    '[00:01.00][00:09.00] Hello "world"', // two times on a line
+  ]) t.equal(encodeLrc(lrc, LYRICS), undefined, lrc);
+  for (const rich of [
+    'not json',
+    '{"ts":1}',
+    '[{"ts":1.005,"te":2,"l":[],"x":""}]', // below a centisecond
+    '[{"te":2,"ts":1,"l":[],"x":""}]', // another key order
+    '[{"ts":1,"te":2,"l":[],"x":"","extra":1}]', // a field this form does not keep
+    '[{"ts":1.0,"te":2,"l":[],"x":""}]', // another number format
+    '[{"ts":1,"te":2,"l":[{"c":"a","o":"0"}],"x":"a"}]', // a string offset
+    ' [{"ts":1,"te":2,"l":[],"x":""}]', // white space
+  ]) t.equal(encodeRichsync(rich, LYRICS), undefined, rich);
+});
+
+t.test('a stored form read against other lyrics is refused, not rendered wrong', async (t) => {
+  const form = encodeLrc('[00:01.00] Hello "world"', LYRICS)!;
+  t.throws(() => decodeSynced(form, 'one line only'), /lyrics of 4 lines/);
+  t.throws(() => decodeSynced(form.subarray(0, form.length - 1), LYRICS), /ends early/);
+});
+
+t.test('the catalog stores the compact form and serves the exact text', async (t) => {
+  const catalog = Catalog.open(tempDir(t));
+  t.teardown(() => catalog.close());
+  const [tr] = generated(1);
+  applyRecords(catalog, [tr]);
+  const id = tr.track_id;
+  t.type(catalog.content.subtitles.get(id)?.subtitle_body, Uint8Array, 'subtitle stored compact');
+  t.type(catalog.content.richsync.get(id)?.richsync_body, Uint8Array, 'richsync stored compact');
+  t.equal(catalog.getContent('subtitles', id)?.subtitle_body, tr.subtitle!.subtitle_body);
+  t.equal(catalog.getContent('richsync', id)?.richsync_body, tr.richsync!.richsync_body);
+  t.same(Object.keys(catalog.getContent('subtitles', id)!).indexOf('subtitle_body'), Object.keys(catalog.content.subtitles.get(id)!).indexOf('subtitle_body'), 'the body keeps its place among the fields');
+
+  // New lyrics in the same line: the subtitle is written against them, and still reads back exactly.
+  const lines = tr.lyrics!.lyrics_body.split('\n');
+  const changed = { ...tr, lyrics: { ...tr.lyrics, lyrics_body: ['an added first line', ...lines].join('\n') } };
+  applyRecords(catalog, [changed]);
+  t.equal(catalog.getContent('subtitles', id)?.subtitle_body, tr.subtitle!.subtitle_body);
+  t.equal(catalog.getContent('richsync', id)?.richsync_body, tr.richsync!.richsync_body);
+
+  // A subtitle this form cannot hold is stored as text.
+  const tagged = { ...tr, subtitle: { ...tr.subtitle, subtitle_body: `[ar:Someone]\n${tr.subtitle!.subtitle_body}` } };
+  applyRecords(catalog, [tagged]);
+  t.type(catalog.content.subtitles.get(id)?.subtitle_body, 'string');
+  t.equal(catalog.getContent('subtitles', id)?.subtitle_body, tagged.subtitle.subtitle_body);
+});
