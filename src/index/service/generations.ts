@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { Catalog } from '../../catalog/store.js';
 import { oneShotWorker, siblingModule } from '../../util/one-shot-worker.js';
-import { currentGeneration, loadGenerationAsync, type LoadedIndex } from '../store/layout.js';
+import { currentGeneration, loadGenerationAsync, superseded, type LoadedIndex } from '../store/layout.js';
 
 const BUILD_WORKER = siblingModule(import.meta.url, 'build-worker');
 
@@ -72,7 +72,9 @@ export class GenerationWatch {
       const next = await loadGenerationAsync(dir);
       if (!this.closed) await this.options.swapIn(next);
     } catch (err) {
-      this.options.logger.error({ err, dir }, 'loading an index generation failed; serving the previous one');
+      // A newer build deleted it while it was read: the next look loads the newer one.
+      if (superseded(dir, this.options.dataDir)) this.options.logger.info({ dir }, 'an index generation was replaced while loading; loading the newer one');
+      else this.options.logger.error({ err, dir }, 'loading an index generation failed; serving the previous one');
     }
   }
 

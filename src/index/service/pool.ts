@@ -15,7 +15,7 @@ import { isWireError, RefrainError, type WireError } from '../../errors.js';
 import { buildIndex, isCurrent, removeStaleGenerations } from './build.js';
 import { siblingModule } from '../../util/one-shot-worker.js';
 import { GenerationWatch } from './generations.js';
-import { currentGeneration, handleOf, loadGenerationAsync, type IndexHandle, type LoadedIndex } from '../store/layout.js';
+import { currentGeneration, handleOf, loadCurrentGeneration, type IndexHandle, type LoadedIndex } from '../store/layout.js';
 import { NEEDS_INDEX, type IndexQueries, type PoolWorkerData, type Task, type TaskEnvelope, type TaskResult } from './task.js';
 import type { FingerprintHit } from '../fingerprint/search.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
@@ -122,7 +122,9 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
         const report = await buildIndex(options.dataDir);
         options.logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
       }
-      service.use(await loadGenerationAsync(currentGeneration(options.dataDir)!));
+      const loaded = await loadCurrentGeneration(options.dataDir);
+      if (!loaded) throw new Error(`no index generation in ${options.dataDir} after building one`);
+      service.use(loaded);
       await service.warm(true);
     } catch (e) {
       await service.pool.destroy();

@@ -162,6 +162,28 @@ export async function loadGenerationAsync(dir: string): Promise<LoadedIndex> {
 
 let loads = 0;
 
+/**
+ * Loads the generation CURRENT names (undefined when there is none). A publish deletes older
+ * generations, so one can vanish while it is read: then CURRENT has moved on, and the new one is
+ * loaded instead (a few times at most: each try means a whole build finished meanwhile).
+ */
+export async function loadCurrentGeneration(dataDir: string): Promise<LoadedIndex | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const dir = currentGeneration(dataDir);
+    if (!dir) return undefined;
+    try {
+      return await loadGenerationAsync(dir);
+    } catch (err) {
+      if (attempt >= 3 || !superseded(dir, dataDir)) throw err;
+    }
+  }
+}
+
+/** Whether a generation is gone and CURRENT names another (a failed load of it is then no fault). */
+export function superseded(dir: string, dataDir: string): boolean {
+  return !existsSync(path.join(dir, 'manifest.json')) && currentGeneration(dataDir) !== dir;
+}
+
 /** Next generation number and its temporary directory. */
 export function newGenerationDir(dataDir: string): { generation: number; tmp: string } {
   const root = indexRoot(dataDir);
@@ -178,7 +200,10 @@ export function newGenerationDir(dataDir: string): { generation: number; tmp: st
 
 /**
  * Publishes a finished generation: rename its directory into place, switch CURRENT, and delete
- * generations older than the previous one (a server may still be loading that one).
+ * every older generation. Servers hold what they serve in memory, not in these files; one that was
+ * loading an older generation when it went finds CURRENT moved on and loads the new one
+ * (loadCurrentGeneration). Keeping the previous one would double the index on disk (a 10M-track
+ * generation is ~13 GB).
  */
 export function publishGeneration(dataDir: string, tmp: string, manifest: Manifest): string {
   const root = indexRoot(dataDir);
@@ -191,7 +216,7 @@ export function publishGeneration(dataDir: string, tmp: string, manifest: Manife
   for (const name of readdirSync(root)) {
     const n = Number.parseInt(name, 10);
     // Unfinished generations are removed before each build (removeUnfinishedGenerations).
-    if (!name.endsWith('.tmp') && Number.isFinite(n) && n < manifest.generation - 1) rmSync(path.join(root, name), { recursive: true, force: true });
+    if (!name.endsWith('.tmp') && Number.isFinite(n) && n < manifest.generation) rmSync(path.join(root, name), { recursive: true, force: true });
   }
   return dir;
 }

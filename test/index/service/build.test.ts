@@ -1,12 +1,13 @@
 /**
  * Unfinished index generations (`index/<n>.tmp` of a build that was killed) are removed before each
- * build and at server start, but never while a build holds the build lock (issue 11, item 6).
+ * build and at server start, but never while a build holds the build lock (issue 11, item 6); a
+ * publish deletes the generations before it (issue 16: one generation on disk, not two).
  */
 import t from 'tap';
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildIndex, removeStaleGenerations } from '../../../src/index/service/build.js';
-import { currentGeneration, indexRoot } from '../../../src/index/store/layout.js';
+import { currentGeneration, indexRoot, loadCurrentGeneration, loadGenerationAsync, superseded } from '../../../src/index/store/layout.js';
 import { parseCommand } from '../../../src/config.js';
 import { startServer } from '../../../src/app.js';
 import { createLogger } from '../../../src/log.js';
@@ -71,4 +72,22 @@ t.test('an unfinished generation whose builder still runs is kept, even by a bui
   t.same(removeStaleGenerations(data), ['6.tmp'], 'only the dead builder\'s directory');
   t.ok(existsSync(running), 'the live build keeps its directory');
   t.ok(existsSync(fresh), 'a CURRENT.tmp being published is left alone');
+});
+
+t.test('a publish deletes every older generation; a load that loses its generation to a publish loads the new one', async (t) => {
+  const data = await indexedDataDir(t);
+  const first = currentGeneration(data)!;
+  const second = await buildIndex(data, { force: true });
+  t.equal(second.generation, 2);
+  t.notOk(existsSync(first), 'the previous generation is gone once the next is published');
+  t.same(readdirSync(indexRoot(data)).filter((n) => /^\d+$/.test(n)), ['2'], 'one generation on disk');
+
+  // A reader that took CURRENT just before a publish: its generation vanishes under it.
+  const stale = currentGeneration(data)!;
+  await buildIndex(data, { force: true });
+  t.ok(superseded(stale, data), 'the old one is superseded');
+  await t.rejects(loadGenerationAsync(stale), 'loading it fails');
+  const loaded = await loadCurrentGeneration(data);
+  t.equal(loaded?.dir, path.join(indexRoot(data), '3'), 'loading the current one finds the newest');
+  t.notOk(superseded(loaded!.dir, data), 'which is not superseded');
 });
