@@ -8,6 +8,7 @@ import type {
 import type { RegionRestriction, TrackInput } from './schema.js';
 import type { ContentKind } from './store.js';
 import { sharePath } from '../util/slug.js';
+import { encodeLrc, encodeRichsync } from './synced.js';
 
 const WORLDWIDE: RegionRestriction = { allowed: ['XW'], blocked: [] };
 
@@ -53,6 +54,28 @@ export function precompute(input: TrackInput): void {
   }
 }
 
+/** A track line's subtitle and richsync in the form the catalog stores them (synced.ts), or false: kept as text. */
+export interface SyncedForms {
+  subtitle: Uint8Array | false;
+  richsync: Uint8Array | false;
+}
+
+/**
+ * The stored forms of a track line's synced bodies, against the lyrics of the same line (the
+ * import's reading thread computes them: parsing a richsync and checking its render is the
+ * costliest step of writing a track).
+ */
+export function syncedForms(input: TrackInput): SyncedForms {
+  const lyrics = input.lyrics?.lyrics_body ?? '';
+  return {
+    subtitle: (input.subtitle && encodeLrc(input.subtitle.subtitle_body, lyrics)) || false,
+    richsync: (input.richsync && encodeRichsync(richsyncText(input.richsync.richsync_body), lyrics)) || false,
+  };
+}
+
+/** A richsync body as the catalog keeps and serves it: JSON text (the import format also takes the array). */
+const richsyncText = (body: string | object[]): string => (typeof body === 'string' ? body : JSON.stringify(body));
+
 type Contents = {
   lyrics?: LyricsRecord;
   subtitles?: SubtitleRecord;
@@ -94,7 +117,7 @@ export function contentRecords(input: TrackInput, track: TrackRecord): Contents 
     };
   }
   if (richsync) {
-    const body = typeof richsync.richsync_body === 'string' ? richsync.richsync_body : JSON.stringify(richsync.richsync_body);
+    const body = richsyncText(richsync.richsync_body);
     out.richsync = {
       ...common(richsync),
       richsync_id: richsync.richsync_id ?? track.track_id,

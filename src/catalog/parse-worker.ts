@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { once } from 'node:events';
 import { Packr } from 'msgpackr';
 import { linesOf, type ReadProgress } from './lines.js';
-import { precompute } from './derive.js';
+import { precompute, syncedForms, type SyncedForms } from './derive.js';
 import { hashOf, parseLine, type HashedRecord, type ParsedBatch, type ParseRequest } from './parse.js';
 import { nameThisThread } from '../util/thread-name.js';
 
@@ -56,11 +56,14 @@ for (const file of files) {
       out.rejections.push({ file, line: n, reason: parsed.reason });
       continue;
     }
+    let synced: SyncedForms | undefined;
     if (parsed.record.type === 'track') {
       out.tracks++;
-      precompute(parsed.record); // derived values that cost time move off the writing thread
+      // Derived values that cost time move off the writing thread.
+      precompute(parsed.record);
+      synced = syncedForms(parsed.record);
     }
-    records.push({ record: parsed.record, hash: hashOf(text) });
+    records.push({ record: parsed.record, hash: hashOf(text), ...(synced && { synced }) });
     if (records.length >= batchSize) await send();
   }
 }

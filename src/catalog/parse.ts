@@ -4,6 +4,7 @@
  */
 import { xxh64 } from '@node-rs/xxhash';
 import { importRecordSchema, type ImportRecord } from './schema.js';
+import type { SyncedForms } from './derive.js';
 
 export interface Rejection {
   file: string;
@@ -17,6 +18,8 @@ export type ParsedLine = { ok: true; record: ImportRecord } | { ok: false; reaso
 export interface HashedRecord {
   record: ImportRecord;
   hash: string;
+  /** A track's stored synced forms, when the reading thread computed them (else the writer does). */
+  synced?: SyncedForms;
 }
 
 /** The change-detection hash of a record: xxh64 of its text (the import line's own, when there is one). */

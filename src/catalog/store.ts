@@ -18,7 +18,7 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
-import { decodeSynced, encodeLrc, encodeRichsync } from './synced.js';
+import { decodeSynced } from './synced.js';
 import {
   byPopularity,
   type AlbumRecord, type AnalysisRecord, type ArtistRecord, type Change, type LyricsRecord, type RichsyncRecord, type SnippetRecord,
@@ -239,24 +239,6 @@ export class Catalog {
   private renderSynced(form: Uint8Array, trackId: number): string {
     const bytes = new Uint8Array(form);
     return decodeSynced(bytes, this.content.lyrics.get(trackId)?.lyrics_body ?? '');
-  }
-
-  /**
-   * A track's content record as its database keeps it: a subtitle or richsync in the compact form
-   * of synced.ts, against the lyrics stored with it in the same write, when that renders back to
-   * exactly its text (else as text).
-   */
-  static storedContent<K extends ContentKind>(kind: K, record: ContentRecords[K], lyrics: string): StoredContent<K> {
-    if (kind === 'subtitles') {
-      const r = record as SubtitleRecord;
-      const form = encodeLrc(r.subtitle_body, lyrics);
-      if (form) return { ...r, subtitle_body: form } as StoredContent<K>;
-    } else if (kind === 'richsync') {
-      const r = record as RichsyncRecord;
-      const form = encodeRichsync(r.richsync_body, lyrics);
-      if (form) return { ...r, richsync_body: form } as StoredContent<K>;
-    }
-    return record as StoredContent<K>;
   }
 
   /** Ids stored under one key of a composite index, in id order. */

@@ -8,10 +8,10 @@
  */
 import { hashOf, type HashedRecord } from './parse.js';
 import type { Database } from 'lmdb';
-import { Catalog, CONTENT_KINDS } from './store.js';
+import { CONTENT_KINDS, type Catalog, type ContentKind } from './store.js';
 import type { AlbumRecord, ArtistRecord, Change, TrackRecord } from './records.js';
 import { albumSchema, artistSchema, type AlbumInput, type ArtistInput, type TrackInput } from './schema.js';
-import { contentRecords, trackRecord } from './derive.js';
+import { contentRecords, syncedForms, trackRecord, type SyncedForms } from './derive.js';
 import { isoSeconds } from '../util/date.js';
 
 export type Outcome = 'imported' | 'updated' | 'unchanged' | 'deleted' | 'absent';
@@ -40,10 +40,10 @@ class Writer {
   }
 
   applyAll(records: readonly HashedRecord[]): Outcome[] {
-    return records.map(({ record: r, hash }) => {
+    return records.map(({ record: r, hash, synced }) => {
       switch (r.type) {
         case 'track':
-          return this.putTrack(r, hash);
+          return this.putTrack(r, hash, synced);
         case 'artist':
           return this.putArtist(r, 0, hash);
         case 'album':
@@ -124,7 +124,7 @@ class Writer {
     return this.c.albums.get(track.album_id);
   }
 
-  private putTrack(input: TrackInput, hash: string): Outcome {
+  private putTrack(input: TrackInput, hash: string, synced?: SyncedForms): Outcome {
     const old = this.c.tracks.get(input.track_id);
     if (old && old.hash === hash) return 'unchanged';
     this.ensureArtist(input.artist_id, input.artist_name);
@@ -137,11 +137,15 @@ class Writer {
     if (old && old.commontrack_id !== record.commontrack_id) this.refreshCommontrack(old.commontrack_id);
     this.refreshCommontrack(record.commontrack_id);
     const content = contentRecords(input, record);
-    const lyrics = content.lyrics?.lyrics_body ?? '';
+    // Subtitle and richsync as timings against the lyrics written with them (synced.ts), when they render back exactly.
+    const forms = synced ?? syncedForms(input);
+    const stored: Partial<Record<ContentKind, object>> = { ...content };
+    if (content.subtitles && forms.subtitle) stored.subtitles = { ...content.subtitles, subtitle_body: forms.subtitle };
+    if (content.richsync && forms.richsync) stored.richsync = { ...content.richsync, richsync_body: forms.richsync };
     for (const kind of CONTENT_KINDS) {
       const db = this.c.content[kind] as Database<object, number>;
-      const value = content[kind];
-      if (value) db.putSync(record.track_id, Catalog.storedContent(kind, value, lyrics));
+      const value = stored[kind];
+      if (value) db.putSync(record.track_id, value);
       else if (old) db.removeSync(record.track_id);
     }
     this.log('put', 'track', record.track_id);

@@ -3,7 +3,8 @@ import { decodeSynced, encodeLrc, encodeRichsync } from '../../src/catalog/synce
 import { Catalog } from '../../src/catalog/store.js';
 import { catalogLines } from '../../src/generate/catalog.js';
 import { applyRecords } from '../helpers/apply.js';
-import { tempDir } from '../helpers/tmp.js';
+import { tempDir, writeJsonl } from '../helpers/tmp.js';
+import { importFiles } from '../../src/catalog/import.js';
 
 interface GeneratedTrack {
   type: 'track';
@@ -135,4 +136,18 @@ t.test('the catalog stores the compact form and serves the exact text', async (t
   applyRecords(catalog, [tagged]);
   t.type(catalog.content.subtitles.get(id)?.subtitle_body, 'string');
   t.equal(catalog.getContent('subtitles', id)?.subtitle_body, tagged.subtitle.subtitle_body);
+});
+
+t.test('an import stores the forms its reading thread computed', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  t.teardown(() => catalog.close());
+  const tracks = generated(3);
+  const report = await importFiles(catalog, [writeJsonl(dir, 'synced.jsonl', tracks)]);
+  t.equal(report.rejected, 0);
+  for (const tr of tracks) {
+    t.type(catalog.content.richsync.get(tr.track_id)?.richsync_body, Uint8Array, `track ${tr.track_id}: richsync stored compact`);
+    t.equal(catalog.getContent('subtitles', tr.track_id)?.subtitle_body, tr.subtitle!.subtitle_body);
+    t.equal(catalog.getContent('richsync', tr.track_id)?.richsync_body, tr.richsync!.richsync_body);
+  }
 });
