@@ -14,21 +14,10 @@ import { open } from 'lmdb';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { benchArgs } from '../lib/args.js';
-import { machine } from '../lib/measure.js';
+import { bytesUnder, machine } from '../lib/measure.js';
 import { DATA_DIR, writeResult } from '../lib/paths.js';
 
 const { data } = benchArgs({ data: path.join(DATA_DIR, 'catalog-1000000') });
-
-/** Bytes under a directory (regular files, recursively). */
-function bytesUnder(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += bytesUnder(p);
-    else if (entry.isFile()) total += statSync(p).size;
-  }
-  return total;
-}
 
 interface Row {
   name: string;

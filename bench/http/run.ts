@@ -3,6 +3,7 @@
  * measured in the same run on the same machine (docs/design.md §8: target ≥ 50% of the bare app).
  *
  *   npm run bench:http -- [--tracks 100000] [--data DIR] [--seconds 10] [--connections 50] [--http-threads 1]
+ *                         [--methods track.get,track.lyrics.get] (also track.subtitle.get, track.richsync.get)
  *
  * `--http-threads 1,2` measures the server with each (serve --http-threads), rows one after the other.
  * The catalog is generated and imported on first use (kept in bench/.data/). The load generator is
@@ -17,6 +18,7 @@
  */
 import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
+import type { TrackRecord } from '../../src/catalog/records.js';
 import { zipfRank } from '../../src/generate/distributions.js';
 import { benchArgs } from '../lib/args.js';
 import { benchKey, makeCatalogIfMissing } from '../lib/catalog.js';
@@ -25,20 +27,38 @@ import { DATA_DIR, writeResult } from '../lib/paths.js';
 import { Rng } from '../lib/random.js';
 import { startBare, startRefrain } from '../lib/servers.js';
 
-const { tracks, data: dataOption, seconds, connections, 'http-threads': httpThreads } = benchArgs({ tracks: 100000, data: undefined, seconds: 10, connections: 50, 'http-threads': [1] });
+const { tracks, data: dataOption, seconds, connections, 'http-threads': httpThreads, methods } = benchArgs({
+  tracks: 100000, data: undefined, seconds: 10, connections: 50, 'http-threads': [1], methods: 'track.get,track.lyrics.get',
+});
+/** The methods measured, each asked for tracks that have what it returns. */
+const METHODS = methods.split(',');
+const NEEDS: Record<string, (t: TrackRecord) => boolean> = {
+  'track.get': (t) => t.has_lyrics === 1,
+  'track.lyrics.get': (t) => t.has_lyrics === 1,
+  'track.subtitle.get': (t) => t.has_subtitles === 1,
+  'track.richsync.get': (t) => t.has_richsync === 1,
+};
+for (const m of METHODS) if (!NEEDS[m]) throw new Error(`--methods: ${m} is not one of ${Object.keys(NEEDS).join(', ')}`);
 const data = dataOption ?? path.join(DATA_DIR, `catalog-${tracks}`);
 
 const REQUESTS = 20_000;
 
-async function prepare(): Promise<{ key: string; ids: Record<'zipf' | 'uniform', number[]> }> {
+type Ids = Record<'zipf' | 'uniform', number[]>;
+
+async function prepare(): Promise<{ key: string; ids: Record<string, Ids> }> {
   await makeCatalogIfMissing(data, { tracks, seed: 7, file: path.join(data, 'catalog.jsonl.gz') });
   const catalog = Catalog.open(data);
   try {
-    const ranked = [...catalog.tracksByPopularity()].filter((id) => catalog.getTrack(id)?.has_lyrics);
-    const rng = new Rng(7);
-    const uniform = Array.from({ length: REQUESTS }, () => rng.pick(ranked));
-    const zipf = Array.from({ length: REQUESTS }, () => ranked[zipfRank(rng.float(), ranked.length)]);
-    return { key: benchKey(catalog, 'bench/http'), ids: { zipf, uniform } };
+    const popular = [...catalog.tracksByPopularity()];
+    const ids: Record<string, Ids> = {};
+    for (const method of METHODS) {
+      const ranked = popular.filter((id) => NEEDS[method](catalog.getTrack(id)!));
+      const rng = new Rng(7);
+      const uniform = Array.from({ length: REQUESTS }, () => rng.pick(ranked));
+      const zipf = Array.from({ length: REQUESTS }, () => ranked[zipfRank(rng.float(), ranked.length)]);
+      ids[method] = { zipf, uniform };
+    }
+    return { key: benchKey(catalog, 'bench/http'), ids };
   } finally {
     await catalog.close();
   }
@@ -74,8 +94,8 @@ async function serve(extra: string[]) {
 for (const threads of httpThreads) {
   for (const [pattern, flags] of [['zipf', []], ['uniform', ['--response-cache', '0']]] as const) {
     const server = await serve([...flags, '--http-threads', String(threads)]);
-    for (const method of ['track.get', 'track.lyrics.get']) {
-      const requests = ids[pattern].map((id): BenchRequest => ({ method: 'GET', path: `/ws/1.1/${method}?track_id=${id}&apikey=${key}` }));
+    for (const method of METHODS) {
+      const requests = ids[method][pattern].map((id): BenchRequest => ({ method: 'GET', path: `/ws/1.1/${method}?track_id=${id}&apikey=${key}` }));
       const label = `${pattern === 'zipf' ? 'zipf ids, cache on' : 'uniform ids, cache off'}${httpThreads.length > 1 || threads > 1 ? `, ${threads} HTTP thread${threads > 1 ? 's' : ''}` : ''}`;
       rows.push(await measure(`${method} (${label})`, server.pid, server.url, requests));
     }

@@ -4,7 +4,8 @@
  * report carries.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { TargetClient } from '../../src/loadtest/client.js';
@@ -155,6 +156,17 @@ export async function load(url: string, options: { seconds: number; connections:
   } finally {
     await client.close();
   }
+}
+
+/** Bytes under a directory (regular files, recursively). */
+export function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += bytesUnder(p);
+    else if (entry.isFile()) total += statSync(p).size;
+  }
+  return total;
 }
 
 /** The machine a report ran on. */
