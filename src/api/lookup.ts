@@ -77,9 +77,12 @@ export function hasContent(t: TrackRecord, kind: ContentKind): boolean {
 
 /** A track's content of one kind, or 404 saying the track has none. */
 export function contentOf<K extends ContentKind>(catalog: Catalog, track: TrackRecord, kind: K): ContentRecords[K] {
-  const content = catalog.getContent(kind, track.track_id);
-  if (!content) throw new RefrainError('not_found', `track ${track.track_id} has no ${NAME[kind]}`);
-  return content;
+  return catalog.getContent(kind, track.track_id) ?? noContent(track, kind);
+}
+
+/** The 404 of a track without content of one kind. */
+export function noContent(track: TrackRecord, kind: ContentKind): never {
+  throw new RefrainError('not_found', `track ${track.track_id} has no ${NAME[kind]}`);
 }
 
 /** The track named by the parameters and its content of one kind (404 when it has none). */

@@ -23,6 +23,7 @@ import { invoke, type MethodInput } from './invoke.js';
 import type { PoolAnswer, PoolCall } from './pool-worker.js';
 import { siblingModule } from '../util/one-shot-worker.js';
 import { errorReply, outputFormat, preflight, replyOutgoing, type OutputFormat, type Reply, type ResponseOptions } from './respond.js';
+import { SerializedBody } from './serialized.js';
 import { redactQuery } from '../log.js';
 import type { ResponseCache } from './response-cache.js';
 
@@ -211,7 +212,10 @@ function runCached(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, query
 function run(deps: ApiRouteDeps, method: ApiMethod, ctx: ApiContext, input: MethodInput): Reply | Promise<Reply> {
   if (method.pool) return runInPool(deps, method, ctx, input);
   const body = invoke(method, ctx, input);
-  const reply = (b: object): Reply => ({ status: 200, header: ctx.header, body: b, headers: ctx.headers });
+  const reply = (b: object): Reply =>
+    b instanceof SerializedBody
+      ? { status: 200, header: ctx.header, body: undefined, bodyBytes: b.bytes, headers: ctx.headers }
+      : { status: 200, header: ctx.header, body: b, headers: ctx.headers };
   return body instanceof Promise ? body.then(reply) : reply(body);
 }
 

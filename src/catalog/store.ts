@@ -18,7 +18,7 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
-import { decodeSynced } from './synced.js';
+import { decodeSynced, richsyncJsonString } from './synced.js';
 import {
   byPopularity,
   type AlbumRecord, type AnalysisRecord, type ArtistRecord, type Change, type LyricsRecord, type RichsyncRecord, type SnippetRecord,
@@ -233,6 +233,20 @@ export class Catalog {
     const form = field === undefined ? undefined : stored?.[field];
     if (field !== undefined && form instanceof Uint8Array) return { ...stored, [field]: this.renderSynced(form, trackId) } as ContentRecords[K];
     return stored as ContentRecords[K] | undefined;
+  }
+
+  /**
+   * A track's richsync with its body as a JSON string's UTF-8 bytes (quotes included), for an
+   * answer that splices it in: written straight from the stored form, without the text between.
+   */
+  getRichsyncJson(trackId: number): { record: Omit<RichsyncRecord, 'richsync_body'>; json: Buffer } | undefined {
+    if (!validId(trackId)) return undefined;
+    const stored = this.content.richsync.get(trackId);
+    if (!stored) return undefined;
+    const { richsync_body: body, ...record } = stored;
+    if (typeof body === 'string') return { record, json: Buffer.from(JSON.stringify(body)) };
+    const form = new Uint8Array(body); // a view LMDB may reuse: copied before the lyrics are read
+    return { record, json: richsyncJsonString(form, this.content.lyrics.get(trackId)?.lyrics_body ?? '') };
   }
 
   /** A synced body's text from its stored form and the track's lyrics (read after: the form's bytes may be a view LMDB reuses, so they are copied first). */

@@ -111,14 +111,7 @@ export function encodeRichsync(body: string, lyrics: string): Uint8Array | undef
 
 /** The text a stored form stands for, given the same track's lyrics. */
 export function decodeSynced(bytes: Uint8Array, lyrics: string): string {
-  const r = new Reader(bytes);
-  const form = r.uint();
-  const lyricLines = lyrics.split('\n');
-  const count = r.uint();
-  if (count !== lyricLines.length) {
-    throw new RefrainError('internal', `a stored synced body was written against lyrics of ${count} lines, the track's have ${lyricLines.length}`);
-  }
-  const n = r.uint();
+  const { r, form, lyricLines, n } = open(bytes, lyrics);
   if (form === LRC) {
     const out: string[] = [];
     let cs = 0;
@@ -128,17 +121,46 @@ export function decodeSynced(bytes: Uint8Array, lyrics: string): string {
     }
     return out.join('\n');
   }
-  if (form !== RICHSYNC) throw new RefrainError('internal', `unknown stored synced form ${form}`);
-  return renderRichsync(r, lyricLines, n);
+  renderRichsync(r, lyricLines, n, PLAIN);
+  return scratch.text();
 }
 
 /**
- * A richsync's JSON, written as UTF-8 into one scratch buffer and decoded once: built from its
- * ~1,000 pieces as JavaScript strings it took ~8× as long as reading the text it replaces. A line
- * whose text needs escaping, or not cut into words and spaces, goes the slower way (lineJson).
+ * A stored richsync's text as a JSON string, quotes included, as UTF-8: what `JSON.stringify` of
+ * decodeSynced's text gives, written straight from the form (an answer splices it in, and neither
+ * the text nor its escaping is made on the way).
  */
-function renderRichsync(r: Reader, lyricLines: readonly string[], n: number): string {
+export function richsyncJsonString(bytes: Uint8Array, lyrics: string): Buffer {
+  const { r, form, lyricLines, n } = open(bytes, lyrics);
+  if (form !== RICHSYNC) throw new RefrainError('internal', `a stored form ${form} is not a richsync`);
+  renderRichsync(r, lyricLines, n, ESCAPED);
+  return scratch.copy();
+}
+
+/** A stored form's header read, checked against the track's lyrics. */
+function open(bytes: Uint8Array, lyrics: string): { r: Reader; form: number; lyricLines: string[]; n: number } {
+  const r = new Reader(bytes);
+  const form = r.uint();
+  const lyricLines = lyrics.split('\n');
+  const count = r.uint();
+  if (count !== lyricLines.length) {
+    throw new RefrainError('internal', `a stored synced body was written against lyrics of ${count} lines, the track's have ${lyricLines.length}`);
+  }
+  if (form !== LRC && form !== RICHSYNC) throw new RefrainError('internal', `unknown stored synced form ${form}`);
+  return { r, form, lyricLines, n: r.uint() };
+}
+
+/**
+ * A richsync's JSON, written as UTF-8 into the scratch buffer: built from its ~1,000 pieces as
+ * JavaScript strings it took ~8× as long as reading the text it replaces. `marks` says whether it
+ * is written as JSON or as a JSON string of that JSON (its quotes escaped): the words of a line
+ * that needs no escaping are the same bytes either way. A line whose text needs escaping, or not
+ * cut into words and spaces, goes the slower way (lineJson).
+ */
+function renderRichsync(r: Reader, lyricLines: readonly string[], n: number, marks: Marks): void {
   const b = scratch.reset();
+  const { TS, TE, GROUPS, C, O, X, LINE_END } = marks;
+  if (marks === ESCAPED) b.byte(0x22);
   /** Each distinct line text as written: itself when printable ASCII, else its UTF-8 bytes, or null when JSON would escape some of it. */
   const textOf = new Map<string, string | Uint8Array | null>();
   b.byte(0x5b);
@@ -154,7 +176,8 @@ function renderRichsync(r: Reader, lyricLines: readonly string[], n: number): st
     if (text === undefined) textOf.set(x, (text = PRINTABLE_ASCII.test(x) ? x : NEEDS_ESCAPE.test(x) ? null : encoder.encode(x)));
     if (ts < 0 || te < 0 || head >> 1 > r.left()) throw new RefrainError('internal', 'a stored richsync is corrupt');
     if (!(head & 1) || text === null) {
-      b.string(lineJson(r, lyricLines, ts, te, x, head));
+      const line = lineJson(r, lyricLines, ts, te, x, head);
+      b.string(marks === ESCAPED ? JSON.stringify(line).slice(1, -1) : line);
       continue;
     }
     const groups = head >> 1;
@@ -194,7 +217,7 @@ function renderRichsync(r: Reader, lyricLines: readonly string[], n: number): st
     b.at = at;
   }
   b.byte(0x5d);
-  return b.text();
+  if (marks === ESCAPED) b.byte(0x22);
 }
 
 /** One richsync line's JSON, built as a string (any text, any cut of it into groups). */
@@ -211,13 +234,19 @@ function lineJson(r: Reader, lyricLines: readonly string[], ts: number, te: numb
 }
 
 const ascii = (s: string): Uint8Array => encoder.encode(s);
-const TS = ascii('{"ts":');
-const TE = ascii(',"te":');
-const GROUPS = ascii(',"l":[');
-const C = ascii('{"c":"');
-const O = ascii('","o":');
-const X = ascii('],"x":"');
-const LINE_END = ascii('"}');
+/** The fixed pieces of a richsync line's JSON, as JSON or inside a JSON string (quotes escaped). */
+const marksOf = (escape: (s: string) => string) => ({
+  TS: ascii(escape('{"ts":')),
+  TE: ascii(escape(',"te":')),
+  GROUPS: ascii(escape(',"l":[')),
+  C: ascii(escape('{"c":"')),
+  O: ascii(escape('","o":')),
+  X: ascii(escape('],"x":"')),
+  LINE_END: ascii(escape('"}')),
+});
+type Marks = ReturnType<typeof marksOf>;
+const PLAIN: Marks = marksOf((s) => s);
+const ESCAPED: Marks = marksOf((s) => s.replaceAll('"', '\\"'));
 /** A centisecond count's fraction of a second as JavaScript prints cs / 100, as bytes. */
 const FRACTION_BYTES = FRACTION.map(ascii);
 
@@ -271,6 +300,11 @@ class Scratch {
 
   text(): string {
     return this.buf.toString(this.ascii ? 'latin1' : 'utf8', 0, this.at);
+  }
+
+  /** What was written, as a buffer of its own. */
+  copy(): Buffer {
+    return Buffer.from(this.buf.subarray(0, this.at));
   }
 
   /** The buffer, grown to hold `n` more bytes. */

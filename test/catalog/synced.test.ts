@@ -1,5 +1,5 @@
 import t from 'tap';
-import { decodeSynced, encodeLrc, encodeRichsync } from '../../src/catalog/synced.js';
+import { decodeSynced, encodeLrc, encodeRichsync, richsyncJsonString } from '../../src/catalog/synced.js';
 import { Catalog } from '../../src/catalog/store.js';
 import { catalogLines } from '../../src/generate/catalog.js';
 import { applyRecords } from '../helpers/apply.js';
@@ -39,6 +39,7 @@ t.test('generated subtitles and richsyncs are stored as timings and line numbers
     if (!lrc || !rich) return t.fail(`track ${tr.track_id}: no compact form`);
     t.equal(decodeSynced(lrc, lyrics), tr.subtitle!.subtitle_body);
     t.equal(decodeSynced(rich, lyrics), tr.richsync!.richsync_body);
+    t.equal(richsyncJsonString(rich, lyrics).toString('utf8'), JSON.stringify(tr.richsync!.richsync_body), 'written as a JSON string, escaped as JSON.stringify does');
     text += tr.subtitle!.subtitle_body.length + tr.richsync!.richsync_body.length;
     stored += lrc.length + rich.length;
   }
@@ -75,6 +76,9 @@ t.test('lines that are not the lyrics\', any characters, and other cuts of a lin
     words('Second line, café ☕', 0), words('an  extra   space', 1.01), words('a 🎵 note', 2.5), words('Hello "world"', 3), words('', 4),
   ]);
   t.equal(decodeSynced(encodeRichsync(mixed, LYRICS)!, LYRICS), mixed, 'words and spaces of any text, escaped or not');
+  t.equal(richsyncJsonString(encodeRichsync(mixed, LYRICS)!, LYRICS).toString('utf8'), JSON.stringify(mixed), 'and as a JSON string');
+  t.equal(richsyncJsonString(richForm!, LYRICS).toString('utf8'), JSON.stringify(rich));
+  t.throws(() => richsyncJsonString(form!, LYRICS), /not a richsync/, 'an LRC form is not written as a richsync');
 
   let unlike = 0;
   for (let cs = 0; cs < 400_000; cs += 37) {
@@ -122,6 +126,8 @@ t.test('the catalog stores the compact form and serves the exact text', async (t
   t.type(catalog.content.richsync.get(id)?.richsync_body, Uint8Array, 'richsync stored compact');
   t.equal(catalog.getContent('subtitles', id)?.subtitle_body, tr.subtitle!.subtitle_body);
   t.equal(catalog.getContent('richsync', id)?.richsync_body, tr.richsync!.richsync_body);
+  t.equal(catalog.getRichsyncJson(id)?.json.toString('utf8'), JSON.stringify(tr.richsync!.richsync_body), 'the richsync as a JSON string');
+  t.notOk('richsync_body' in catalog.getRichsyncJson(id)!.record, 'beside the record without its body');
   t.same(Object.keys(catalog.getContent('subtitles', id)!).indexOf('subtitle_body'), Object.keys(catalog.content.subtitles.get(id)!).indexOf('subtitle_body'), 'the body keeps its place among the fields');
 
   // New lyrics in the same line: the subtitle is written against them, and still reads back exactly.
@@ -136,6 +142,11 @@ t.test('the catalog stores the compact form and serves the exact text', async (t
   applyRecords(catalog, [tagged]);
   t.type(catalog.content.subtitles.get(id)?.subtitle_body, 'string');
   t.equal(catalog.getContent('subtitles', id)?.subtitle_body, tagged.subtitle.subtitle_body);
+  const spaced = { ...tr, richsync: { ...tr.richsync, richsync_body: ` ${tr.richsync!.richsync_body}` } };
+  applyRecords(catalog, [spaced]);
+  t.type(catalog.content.richsync.get(id)?.richsync_body, 'string', 'a richsync kept as text');
+  t.equal(catalog.getRichsyncJson(id)?.json.toString('utf8'), JSON.stringify(spaced.richsync.richsync_body), 'is given as a JSON string too');
+  t.equal(catalog.getRichsyncJson(999_999_999), undefined);
 });
 
 t.test('an import stores the forms its reading thread computed', async (t) => {

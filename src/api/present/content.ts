@@ -2,6 +2,7 @@
  * Lyrics, Subtitle, Richsync and Snippet resources. Every one carries tracking URLs for the caller's
  * key and the track's region restriction; restricted content keeps its fields but loses its body.
  */
+import type { JsonFragment } from '../serialized.js';
 import type { LyricsRecord, RichsyncRecord, SnippetRecord, SubtitleRecord, TrackRecord, Translation } from '../../catalog/records.js';
 import type { ApiContext } from '../method.js';
 import { isRestricted, RESTRICTED_NOTICE } from '../restrict.js';
@@ -112,12 +113,18 @@ export function presentSubtitle(ctx: ApiContext, t: TrackRecord, s: SubtitleReco
   };
 }
 
-export function presentRichsync(ctx: ApiContext, t: TrackRecord, r: RichsyncRecord): Record<string, unknown> {
+/**
+ * A richsync's fields; its body given as text or, from Catalog.getRichsyncJson, as a JSON string's
+ * bytes to splice in (serialized.ts).
+ */
+export function presentRichsync(
+  ctx: ApiContext, t: TrackRecord, r: Omit<RichsyncRecord, 'richsync_body'>, body: string | JsonFragment,
+): Record<string, unknown> {
   const { restricted, copyright } = access(ctx, r);
   return {
     richsync_id: r.richsync_id,
     restricted: restricted ? 1 : 0,
-    richsync_body: restricted ? '' : r.richsync_body,
+    richsync_body: restricted ? '' : body,
     lyrics_copyright: copyright,
     richsync_length: r.richsync_length,
     richsync_avg_count: r.richsync_avg_count,
