@@ -99,7 +99,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   }
   const threads = local ? 1 : (options.httpThreads ?? httpThreadsFor(config.httpThreads, availableParallelism()));
   const clock = options.clock ?? Date.now;
-  const catalog = Catalog.open(config.data);
+  const catalog = Catalog.open(config.data, { randomReads: true });
   // The index pool is loaded and warmed before the server listens (docs/design.md §10).
   const index = await IndexService.start({
     dataDir: config.data,

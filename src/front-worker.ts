@@ -89,7 +89,7 @@ process.on('uncaughtException', (err) => {
 process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection in an HTTP thread'));
 
 const clock = Date.now;
-const catalog = Catalog.open(config.data);
+const catalog = Catalog.open(config.data, { randomReads: true });
 const works = new WorkStore(catalog);
 const contributions = new ContributionStore(catalog, works);
 const keys = new KeyStore(catalog.root);

@@ -217,7 +217,7 @@ const table = [
   '',
   `| request | requests/s | p50 ms | p99 ms | errors | ${CPU_COLUMN} |`,
   '|---|---:|---:|---:|---:|---:|',
-  loadRow('track.get, uniform ids, warm (8 connections)', served?.warm),
+  loadRow('track.get, uniform ids, after a 2 s warm-up (8 connections)', served?.warm),
   loadRow(`track.get, uniform ids, the first 3 s after the page cache was dropped (8 connections)${served && !served.pageCacheDropped ? ': not root, not measured' : ''}`, served?.cold),
   loadRow('fingerprint, 200-character excerpts (4 connections)', served?.fingerprint),
 ].join('\n');

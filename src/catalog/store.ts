@@ -15,7 +15,7 @@
  *   changes                                    seq → Change  (the feeds read it, issue #5)
  *   meta                                       string → value
  */
-import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
 import { decodeSynced, richsyncJsonString } from './synced.js';
@@ -175,9 +175,15 @@ export class Catalog {
   }
 
   /** Open (creating if needed) the catalog of a data directory; refuses another record layout. */
-  static open(dataDir: string): Catalog {
+  static open(dataDir: string, { randomReads = false }: { randomReads?: boolean } = {}): Catalog {
     const root = open({
       path: path.join(dataDir, 'catalog'),
+      // A server reads records at random: with the kernel's readahead each page it faults in brought
+      // its neighbours too, and once the data directory outgrew the page cache that was ~1 ms of
+      // kernel time per track.get and a disk busy with pages nobody asked for (bench/scale at 5M).
+      // Imports and index builds read in key order and keep it. Process-wide: LMDB shares one
+      // environment between a process's threads, so the first to open it decides.
+      noReadAhead: randomReads,
       // Record kinds, secondary indexes, keys, usage, OAuth, works and feeds: room to grow.
       maxDbs: 64,
       // Grows as needed; a large initial map avoids remaps while a big import runs.
@@ -187,7 +193,7 @@ export class Catalog {
       // measurable cost on an uncached track.lyrics.get (bench/http; docs/architecture.md; what each kind
       // stores per track: bench/footprint).
       compression: true,
-    });
+    } as RootDatabaseOptionsWithPath); // lmdb-js's types leave out noReadAhead
     const catalog = new Catalog(root);
     const format = catalog.meta.get(FORMAT_KEY);
     if (format === CATALOG_FORMAT) catalog.backfillGenres();

@@ -26,7 +26,7 @@ let cacheSeq = -1;
 function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   let e = engines.get(envelope.generation);
   if (!e && envelope.index) {
-    catalog ??= Catalog.open(dataDir);
+    catalog ??= Catalog.open(dataDir, { randomReads: true });
     lyrics ??= new LyricsCache(catalog);
     e = makeEngines(indexOf(envelope.index), catalog, lyrics.get);
     engines.set(envelope.generation, e);
