@@ -17,8 +17,8 @@
  * CPU per request is the server process's user+system time over the run / requests.
  */
 import path from 'node:path';
-import { Catalog } from '../../src/catalog/store.js';
-import type { TrackRecord } from '../../src/catalog/records.js';
+import { Catalog, type ContentKind } from '../../src/catalog/store.js';
+import { hasContent } from '../../src/api/lookup.js';
 import { zipfRank } from '../../src/generate/distributions.js';
 import { benchArgs } from '../lib/args.js';
 import { benchKey, makeCatalogIfMissing } from '../lib/catalog.js';
@@ -32,11 +32,11 @@ const { tracks, data: dataOption, seconds, connections, 'http-threads': httpThre
 });
 /** The methods measured, each asked for tracks that have what it returns. */
 const METHODS = methods.split(',');
-const NEEDS: Record<string, (t: TrackRecord) => boolean> = {
-  'track.get': (t) => t.has_lyrics === 1,
-  'track.lyrics.get': (t) => t.has_lyrics === 1,
-  'track.subtitle.get': (t) => t.has_subtitles === 1,
-  'track.richsync.get': (t) => t.has_richsync === 1,
+const NEEDS: Record<string, ContentKind> = {
+  'track.get': 'lyrics',
+  'track.lyrics.get': 'lyrics',
+  'track.subtitle.get': 'subtitles',
+  'track.richsync.get': 'richsync',
 };
 for (const m of METHODS) if (!NEEDS[m]) throw new Error(`--methods: ${m} is not one of ${Object.keys(NEEDS).join(', ')}`);
 const data = dataOption ?? path.join(DATA_DIR, `catalog-${tracks}`);
@@ -52,7 +52,7 @@ async function prepare(): Promise<{ key: string; ids: Record<string, Ids> }> {
     const popular = [...catalog.tracksByPopularity()];
     const ids: Record<string, Ids> = {};
     for (const method of METHODS) {
-      const ranked = popular.filter((id) => NEEDS[method](catalog.getTrack(id)!));
+      const ranked = popular.filter((id) => hasContent(catalog.getTrack(id)!, NEEDS[method]));
       const rng = new Rng(7);
       const uniform = Array.from({ length: REQUESTS }, () => rng.pick(ranked));
       const zipf = Array.from({ length: REQUESTS }, () => ranked[zipfRank(rng.float(), ranked.length)]);

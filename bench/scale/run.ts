@@ -102,20 +102,17 @@ async function refrain(cliArgs: string[]): Promise<{ seconds: number; peakAnon: 
 
 async function run(step: Step): Promise<StepResult> {
   const at = new Date().toISOString();
+  /** A step's figures from its run and what it left on disk. */
+  const measured = (r: Awaited<ReturnType<typeof refrain>>, disk: number): StepResult =>
+    ({ at, seconds: r.seconds, rate: tracks / r.seconds, peakAnon: r.peakAnon, peakRss: r.peakRss, disk, detail: r.report });
   switch (step) {
-    case 'generate': {
-      const r = await refrain(['generate', '--tracks', String(tracks), '--seed', String(seed), '--out', file, '--json']);
-      return { at, seconds: r.seconds, rate: tracks / r.seconds, peakAnon: r.peakAnon, peakRss: r.peakRss, disk: statSync(file).size, detail: r.report };
-    }
-    case 'import': {
+    case 'generate':
+      return measured(await refrain(['generate', '--tracks', String(tracks), '--seed', String(seed), '--out', file, '--json']), statSync(file).size);
+    case 'import':
       // A resumed import finds the lines written before unchanged (same hash) and goes on from there.
-      const r = await refrain(['import', file, '--data', data, '--no-index', '--nice', '0', '--json']);
-      return { at, seconds: r.seconds, rate: tracks / r.seconds, peakAnon: r.peakAnon, peakRss: r.peakRss, disk: bytesUnder(data), detail: r.report };
-    }
-    case 'index': {
-      const r = await refrain(['index', '--data', data, '--force', '--json']);
-      return { at, seconds: r.seconds, rate: tracks / r.seconds, peakAnon: r.peakAnon, peakRss: r.peakRss, disk: bytesUnder(data), detail: r.report };
-    }
+      return measured(await refrain(['import', file, '--data', data, '--no-index', '--nice', '0', '--json']), bytesUnder(data));
+    case 'index':
+      return measured(await refrain(['index', '--data', data, '--force', '--json']), bytesUnder(data));
     case 'serve':
       return serve(at);
   }

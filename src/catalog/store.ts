@@ -237,7 +237,7 @@ export class Catalog {
     const stored = this.content[kind].get(trackId) as Record<string, unknown> | undefined;
     const field = SYNCED_BODY[kind];
     const form = field === undefined ? undefined : stored?.[field];
-    if (field !== undefined && form instanceof Uint8Array) return { ...stored, [field]: this.renderSynced(form, trackId) } as ContentRecords[K];
+    if (field !== undefined && form instanceof Uint8Array) return { ...stored, [field]: this.fromForm(form, trackId, decodeSynced) } as ContentRecords[K];
     return stored as ContentRecords[K] | undefined;
   }
 
@@ -251,14 +251,16 @@ export class Catalog {
     if (!stored) return undefined;
     const { richsync_body: body, ...record } = stored;
     if (typeof body === 'string') return { record, json: Buffer.from(JSON.stringify(body)) };
-    const form = new Uint8Array(body); // a view LMDB may reuse: copied before the lyrics are read
-    return { record, json: richsyncJsonString(form, this.content.lyrics.get(trackId)?.lyrics_body ?? '') };
+    return { record, json: this.fromForm(body, trackId, richsyncJsonString) };
   }
 
-  /** A synced body's text from its stored form and the track's lyrics (read after: the form's bytes may be a view LMDB reuses, so they are copied first). */
-  private renderSynced(form: Uint8Array, trackId: number): string {
+  /**
+   * A synced body rendered from its stored form against the track's lyrics. The form's bytes may be
+   * a view LMDB reuses for its next read, so they are copied before the lyrics are read.
+   */
+  private fromForm<T>(form: Uint8Array, trackId: number, render: (form: Uint8Array, lyrics: string) => T): T {
     const bytes = new Uint8Array(form);
-    return decodeSynced(bytes, this.content.lyrics.get(trackId)?.lyrics_body ?? '');
+    return render(bytes, this.content.lyrics.get(trackId)?.lyrics_body ?? '');
   }
 
   /** Ids stored under one key of a composite index, in id order. */
