@@ -237,30 +237,31 @@ export class Catalog {
     const stored = this.content[kind].get(trackId) as Record<string, unknown> | undefined;
     const field = SYNCED_BODY[kind];
     const form = field === undefined ? undefined : stored?.[field];
-    if (field !== undefined && form instanceof Uint8Array) return { ...stored, [field]: this.fromForm(form, trackId, decodeSynced) } as ContentRecords[K];
+    if (field !== undefined && form instanceof Uint8Array) return { ...stored, [field]: this.fromForm(form, trackId, decodeSynced)() } as ContentRecords[K];
     return stored as ContentRecords[K] | undefined;
   }
 
   /**
    * A track's richsync with its body as a JSON string's UTF-8 bytes (quotes included), for an
    * answer that splices it in: written straight from the stored form, without the text between.
+   * The body is written only when `json` is called (a restricted richsync is answered without it).
    */
-  getRichsyncJson(trackId: number): { record: Omit<RichsyncRecord, 'richsync_body'>; json: Buffer } | undefined {
+  getRichsyncJson(trackId: number): { record: Omit<RichsyncRecord, 'richsync_body'>; json: () => Buffer } | undefined {
     if (!validId(trackId)) return undefined;
     const stored = this.content.richsync.get(trackId);
     if (!stored) return undefined;
     const { richsync_body: body, ...record } = stored;
-    if (typeof body === 'string') return { record, json: Buffer.from(JSON.stringify(body)) };
+    if (typeof body === 'string') return { record, json: () => Buffer.from(JSON.stringify(body)) };
     return { record, json: this.fromForm(body, trackId, richsyncJsonString) };
   }
 
   /**
-   * A synced body rendered from its stored form against the track's lyrics. The form's bytes may be
-   * a view LMDB reuses for its next read, so they are copied before the lyrics are read.
+   * A synced body's rendering from its stored form against the track's lyrics, made when called. The
+   * form's bytes may be a view LMDB reuses for its next read, so they are copied now.
    */
-  private fromForm<T>(form: Uint8Array, trackId: number, render: (form: Uint8Array, lyrics: string) => T): T {
+  private fromForm<T>(form: Uint8Array, trackId: number, render: (form: Uint8Array, lyrics: string) => T): () => T {
     const bytes = new Uint8Array(form);
-    return render(bytes, this.content.lyrics.get(trackId)?.lyrics_body ?? '');
+    return () => render(bytes, this.content.lyrics.get(trackId)?.lyrics_body ?? '');
   }
 
   /** Ids stored under one key of a composite index, in id order. */

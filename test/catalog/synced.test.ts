@@ -126,8 +126,19 @@ t.test('the catalog stores the compact form and serves the exact text', async (t
   t.type(catalog.content.richsync.get(id)?.richsync_body, Uint8Array, 'richsync stored compact');
   t.equal(catalog.getContent('subtitles', id)?.subtitle_body, tr.subtitle!.subtitle_body);
   t.equal(catalog.getContent('richsync', id)?.richsync_body, tr.richsync!.richsync_body);
-  t.equal(catalog.getRichsyncJson(id)?.json.toString('utf8'), JSON.stringify(tr.richsync!.richsync_body), 'the richsync as a JSON string');
+  t.equal(catalog.getRichsyncJson(id)?.json().toString('utf8'), JSON.stringify(tr.richsync!.richsync_body), 'the richsync as a JSON string');
   t.notOk('richsync_body' in catalog.getRichsyncJson(id)!.record, 'beside the record without its body');
+  // The body is written only when asked for (a restricted richsync is answered without it), and
+  // from the form as read, even after other reads.
+  const lyricsGet = catalog.content.lyrics.get.bind(catalog.content.lyrics);
+  let lyricsRead = 0;
+  catalog.content.lyrics.get = (key: number) => (lyricsRead++, lyricsGet(key));
+  const lazy = catalog.getRichsyncJson(id)!;
+  t.equal(lyricsRead, 0, 'no lyrics read before the body is asked for');
+  catalog.content.subtitles.get(id);
+  t.equal(lazy.json().toString('utf8'), JSON.stringify(tr.richsync!.richsync_body), 'the body when asked for');
+  t.equal(lyricsRead, 1);
+  catalog.content.lyrics.get = lyricsGet;
   t.same(Object.keys(catalog.getContent('subtitles', id)!).indexOf('subtitle_body'), Object.keys(catalog.content.subtitles.get(id)!).indexOf('subtitle_body'), 'the body keeps its place among the fields');
 
   // New lyrics in the same line: the subtitle is written against them, and still reads back exactly.
@@ -145,7 +156,7 @@ t.test('the catalog stores the compact form and serves the exact text', async (t
   const spaced = { ...tr, richsync: { ...tr.richsync, richsync_body: ` ${tr.richsync!.richsync_body}` } };
   applyRecords(catalog, [spaced]);
   t.type(catalog.content.richsync.get(id)?.richsync_body, 'string', 'a richsync kept as text');
-  t.equal(catalog.getRichsyncJson(id)?.json.toString('utf8'), JSON.stringify(spaced.richsync.richsync_body), 'is given as a JSON string too');
+  t.equal(catalog.getRichsyncJson(id)?.json().toString('utf8'), JSON.stringify(spaced.richsync.richsync_body), 'is given as a JSON string too');
   t.equal(catalog.getRichsyncJson(999_999_999), undefined);
 });
 

@@ -27,6 +27,6 @@ export default defineMethod({
     const richsync = ctx.catalog.getRichsyncJson(track.track_id) ?? noContent(track, 'richsync');
     checkLength('richsync', richsync.record.richsync_length, p.f_richsync_length, p.f_richsync_length_max_deviation);
     ctx.header.available = 1;
-    return serializeBody({ richsync: presentRichsync(ctx, track, richsync.record, new JsonFragment(richsync.json)) });
+    return serializeBody({ richsync: presentRichsync(ctx, track, richsync.record, () => new JsonFragment(richsync.json())) });
   },
 });
