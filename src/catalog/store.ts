@@ -45,11 +45,23 @@ export interface GenreRecord {
   music_genre_vanity: string;
 }
 
-/** Reserved key of each record database's msgpackr shared structures (ids stop one below it). */
+/**
+ * Reserved key of a record database's msgpackr shared structures (ids stop one below it): the
+ * works and contributions databases, and the catalog's record databases in catalogs written
+ * before CATALOG_STRUCTURES_KEY.
+ */
 export const STRUCTURES_KEY = 0xffff_ffff;
+/**
+ * Where a catalog created now keeps its record databases' shared structures: below every id, so
+ * the last key of a database is its highest id and an import in id order can append (append.ts).
+ * Written in the catalog's meta at creation; a catalog without it keeps STRUCTURES_KEY.
+ */
+const CATALOG_STRUCTURES_KEY = 0;
+const STRUCTURES_META = 'catalog:structures-key';
 export const MAX_ID = 0xffff_fffe;
 /**
- * Every record id of a record database, for getRange / getKeys (the shared structures left out).
+ * Every record id of a record database, for getRange / getKeys (the shared structures left out,
+ * wherever the catalog keeps them: 0 or STRUCTURES_KEY).
  * A new object each time: lmdb-js keeps iteration state on the options it is given.
  */
 export const everyId = (): { start: number; end: number } => ({ start: 1, end: STRUCTURES_KEY });
@@ -96,10 +108,14 @@ export class Catalog {
   readonly changes: Database<Change, number>;
   readonly meta: Database<unknown, string>;
 
-  private constructor(root: RootDatabase) {
+  private constructor(
+    root: RootDatabase,
+    /** The key of the record databases' shared structures (CATALOG_STRUCTURES_KEY, or STRUCTURES_KEY in older catalogs). */
+    private readonly structuresKey: number,
+  ) {
     this.root = root;
     const records = <V>(name: string) =>
-      root.openDB<V, number>({ name, keyEncoding: 'uint32', sharedStructuresKey: STRUCTURES_KEY });
+      root.openDB<V, number>({ name, keyEncoding: 'uint32', sharedStructuresKey: structuresKey });
     this.tracks = records<TrackRecord>('tracks');
     this.artists = records<ArtistRecord>('artists');
     this.albums = records<AlbumRecord>('albums');
@@ -194,12 +210,21 @@ export class Catalog {
       // stores per track: bench/footprint).
       compression: true,
     } as RootDatabaseOptionsWithPath); // lmdb-js's types leave out noReadAhead
-    const catalog = new Catalog(root);
+    // The meta database says where the record databases keep their shared structures, so it is
+    // read before they are opened. A catalog being created (no format yet) takes the new place.
+    const meta = root.openDB<unknown, string>({ name: 'meta' });
+    const created = meta.get(FORMAT_KEY) === undefined;
+    const catalog = new Catalog(root, created ? CATALOG_STRUCTURES_KEY : ((meta.get(STRUCTURES_META) as number | undefined) ?? STRUCTURES_KEY));
     const format = catalog.meta.get(FORMAT_KEY);
     if (format === CATALOG_FORMAT) catalog.backfillGenres();
     if (format === undefined && catalog.trackCount() === 0 && catalog.artists.getKeysCount(everyId()) === 0) {
-      catalog.meta.putSync(FORMAT_KEY, CATALOG_FORMAT);
-      catalog.meta.putSync(GENRES_KEY, 1);
+      catalog.root.transactionSync(() => {
+        // Another process may have created it since it was read: the first to commit decides.
+        if (catalog.meta.get(FORMAT_KEY) !== undefined) return;
+        catalog.meta.putSync(STRUCTURES_META, CATALOG_STRUCTURES_KEY);
+        catalog.meta.putSync(FORMAT_KEY, CATALOG_FORMAT);
+        catalog.meta.putSync(GENRES_KEY, 1);
+      });
     } else if (format !== CATALOG_FORMAT) {
       void root.close();
       throw new RefrainError(
@@ -310,7 +335,7 @@ export class Catalog {
   trackCount(): number {
     // lmdb-js types getStats() as {}; it is LMDB's MDB_stat, whose ms_entries it names entryCount.
     const { entryCount } = this.tracks.getStats() as { entryCount: number };
-    return entryCount - (this.tracks.doesExist(STRUCTURES_KEY) ? 1 : 0);
+    return entryCount - (this.tracks.doesExist(this.structuresKey) ? 1 : 0);
   }
 
   /** Sequence number of the latest change (0 for an empty log). */

@@ -13,6 +13,7 @@ import type { AlbumRecord, ArtistRecord, Change, TrackRecord } from './records.j
 import { albumSchema, artistSchema, type AlbumInput, type ArtistInput, type TrackInput } from './schema.js';
 import { contentRecords, syncedForms, trackRecord, type SyncedForms } from './derive.js';
 import { isoSeconds } from '../util/date.js';
+import { Appender } from './append.js';
 
 export type Outcome = 'imported' | 'updated' | 'unchanged' | 'deleted' | 'absent';
 
@@ -30,6 +31,8 @@ export function applyWithin(catalog: Catalog, records: readonly HashedRecord[], 
 class Writer {
   private seq: number;
   private readonly time: string;
+  /** New keys above a database's last go in as appends (append.ts): full pages for an import in id order. */
+  private readonly appender = new Appender();
 
   constructor(
     private readonly c: Catalog,
@@ -57,7 +60,7 @@ class Writer {
   }
 
   private log(op: Change['op'], kind: Change['kind'], id: number): void {
-    this.c.changes.putSync(++this.seq, { op, kind, id, at: this.now });
+    this.appender.put(this.c.changes, ++this.seq, { op, kind, id, at: this.now });
   }
 
   private putArtist(input: ArtistInput, derived: 0 | 1, hash: string): Outcome {
@@ -68,7 +71,7 @@ class Writer {
     const chart = this.c.index.chart_artists;
     if (old) chart.removeSync([old.artist_rating, old.artist_id]);
     chart.putSync([record.artist_rating, record.artist_id], '');
-    this.c.artists.putSync(record.artist_id, record);
+    this.appender.put(this.c.artists, record.artist_id, record);
     this.c.noteGenres(record.primary_genres.music_genre_list);
     this.c.noteGenres(record.secondary_genres.music_genre_list);
     this.c.indexArtistGenres(record, old);
@@ -90,8 +93,8 @@ class Writer {
       hash,
     };
     if (old) this.c.index.artist_albums.removeSync([old.artist_id, old.album_id]);
-    this.c.index.artist_albums.putSync([record.artist_id, record.album_id], '');
-    this.c.albums.putSync(record.album_id, record);
+    this.appender.put(this.c.index.artist_albums, [record.artist_id, record.album_id], '');
+    this.appender.put(this.c.albums, record.album_id, record);
     this.c.noteGenres(record.primary_genres.music_genre_list);
     this.log('put', 'album', record.album_id);
     return old ? 'updated' : 'imported';
@@ -132,7 +135,7 @@ class Writer {
     const record = trackRecord(input, album, hash, this.time);
     if (old) this.unindexTrack(old);
     this.indexTrack(record);
-    this.c.tracks.putSync(record.track_id, record);
+    this.appender.put(this.c.tracks, record.track_id, record);
     this.c.noteGenres(record.primary_genres.music_genre_list);
     if (old && old.commontrack_id !== record.commontrack_id) this.refreshCommontrack(old.commontrack_id);
     this.refreshCommontrack(record.commontrack_id);
@@ -145,7 +148,7 @@ class Writer {
     for (const kind of CONTENT_KINDS) {
       const db = this.c.content[kind] as Database<object, number>;
       const value = stored[kind];
-      if (value) db.putSync(record.track_id, value);
+      if (value) this.appender.put(db, record.track_id, value);
       else if (old) db.removeSync(record.track_id);
     }
     this.log('put', 'track', record.track_id);
@@ -169,9 +172,9 @@ class Writer {
     if (t.track_isrc) ix.isrc.putSync([t.track_isrc, t.track_id], '');
     if (t.track_spotify_id) ix.spotify.putSync([t.track_spotify_id, t.track_id], '');
     if (t.track_itunes_id) ix.itunes.putSync([t.track_itunes_id, t.track_id], '');
-    ix.commontrack.putSync([t.commontrack_id, t.track_id], '');
-    if (t.album_id) ix.album_tracks.putSync([t.album_id, t.track_id], '');
-    ix.artist_tracks.putSync([t.artist_id, t.track_id], '');
+    this.appender.put(ix.commontrack, [t.commontrack_id, t.track_id], '');
+    if (t.album_id) this.appender.put(ix.album_tracks, [t.album_id, t.track_id], '');
+    this.appender.put(ix.artist_tracks, [t.artist_id, t.track_id], '');
     ix.chart_tracks.putSync([t.track_rating, t.num_favourite, t.track_id], '');
   }
 
