@@ -21,15 +21,15 @@ const { data } = benchArgs({ data: path.join(DATA_DIR, 'catalog-1000000') });
 
 interface Row {
   name: string;
-  /** Entries, without a record database's shared-structures entry (its reserved last key). */
+  /** Entries, without a record database's shared-structures entry (its reserved first or last key). */
   entries: number;
   pageBytes: number;
   valueBytes: number;
   keyBytes: number;
 }
 
-/** STRUCTURES_KEY (src/catalog/store.ts) as a uint32 key's bytes. */
-const STRUCTURES = Buffer.from([0xff, 0xff, 0xff, 0xff]);
+/** Where a record database keeps its shared structures (src/catalog/store.ts), as a uint32 key's bytes: 0, or STRUCTURES_KEY in older catalogs. */
+const STRUCTURES = [Buffer.from([0, 0, 0, 0]), Buffer.from([0xff, 0xff, 0xff, 0xff])];
 const root = open({ path: path.join(data, 'catalog'), readOnly: true, maxDbs: 128 });
 const env = root.getStats() as { pageSize: number; lastPageNumber: number; free: { treeLeafPageCount: number; overflowPages: number; entryCount: number } };
 const names = [...root.getKeys({})].map(String);
@@ -43,7 +43,7 @@ for (const name of names) {
   for (const { key, value } of db.getRange({})) {
     valueBytes += (value as Buffer).length;
     keyBytes += (key as Buffer).length;
-    if ((key as Buffer).equals(STRUCTURES)) structures++;
+    if (STRUCTURES.some((k) => k.equals(key as Buffer))) structures++;
   }
   rows.push({ name, entries: stats.entryCount - structures, pageBytes: (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages) * stats.pageSize, valueBytes, keyBytes });
 }
