@@ -26,10 +26,14 @@ import {
 } from './records.js';
 
 /**
- * Version of the stored record layout. A data directory written with another layout is refused at
- * open (with a hint to re-import) rather than served with missing fields.
+ * Version of the stored record layout a new catalog is written with. A data directory written with a
+ * layout this version cannot read is refused at open (with a hint to re-import) rather than served
+ * with missing fields. 2: the record databases' shared structures at key 0 (CATALOG_STRUCTURES_KEY);
+ * 1: at STRUCTURES_KEY, still read and written (an older Refrain refuses a format-2 catalog instead
+ * of misreading its records).
  */
-export const CATALOG_FORMAT = 1;
+export const CATALOG_FORMAT = 2;
+const READABLE_FORMATS: readonly unknown[] = [1, 2];
 const FORMAT_KEY = 'catalog:format';
 /** Set once the genres database holds every genre of the stored records (catalogs written before it had none). */
 const GENRES_KEY = 'catalog:genres:2';
@@ -47,17 +51,14 @@ export interface GenreRecord {
 
 /**
  * Reserved key of a record database's msgpackr shared structures (ids stop one below it): the
- * works and contributions databases, and the catalog's record databases in catalogs written
- * before CATALOG_STRUCTURES_KEY.
+ * works and contributions databases, and the catalog's record databases in format-1 catalogs.
  */
 export const STRUCTURES_KEY = 0xffff_ffff;
 /**
- * Where a catalog created now keeps its record databases' shared structures: below every id, so
- * the last key of a database is its highest id and an import in id order can append (append.ts).
- * Written in the catalog's meta at creation; a catalog without it keeps STRUCTURES_KEY.
+ * Where a format-2 catalog keeps its record databases' shared structures: below every id, so the
+ * last key of a database is its highest id and an import in id order can append (append.ts).
  */
 const CATALOG_STRUCTURES_KEY = 0;
-const STRUCTURES_META = 'catalog:structures-key';
 export const MAX_ID = 0xffff_fffe;
 /**
  * Every record id of a record database, for getRange / getKeys (the shared structures left out,
@@ -210,26 +211,23 @@ export class Catalog {
       // stores per track: bench/footprint).
       compression: true,
     } as RootDatabaseOptionsWithPath); // lmdb-js's types leave out noReadAhead
-    // The meta database says where the record databases keep their shared structures, so it is
-    // read before they are opened. A catalog being created (no format yet) takes the new place.
-    const meta = root.openDB<unknown, string>({ name: 'meta' });
-    const created = meta.get(FORMAT_KEY) === undefined;
-    const catalog = new Catalog(root, created ? CATALOG_STRUCTURES_KEY : ((meta.get(STRUCTURES_META) as number | undefined) ?? STRUCTURES_KEY));
-    const format = catalog.meta.get(FORMAT_KEY);
-    if (format === CATALOG_FORMAT) catalog.backfillGenres();
+    // The format says where the record databases keep their shared structures, so it is read
+    // before they are opened. A catalog being created (no format yet) is written as CATALOG_FORMAT.
+    const format = root.openDB<unknown, string>({ name: 'meta' }).get(FORMAT_KEY);
+    const catalog = new Catalog(root, format === 1 ? STRUCTURES_KEY : CATALOG_STRUCTURES_KEY);
+    if (READABLE_FORMATS.includes(format)) catalog.backfillGenres();
     if (format === undefined && catalog.trackCount() === 0 && catalog.artists.getKeysCount(everyId()) === 0) {
       catalog.root.transactionSync(() => {
-        // Another process may have created it since it was read: the first to commit decides.
+        // Another process may have created it since it was read: it wrote the same.
         if (catalog.meta.get(FORMAT_KEY) !== undefined) return;
-        catalog.meta.putSync(STRUCTURES_META, CATALOG_STRUCTURES_KEY);
         catalog.meta.putSync(FORMAT_KEY, CATALOG_FORMAT);
         catalog.meta.putSync(GENRES_KEY, 1);
       });
-    } else if (format !== CATALOG_FORMAT) {
+    } else if (!READABLE_FORMATS.includes(format)) {
       void root.close();
       throw new RefrainError(
         'bad_request',
-        `the catalog in ${dataDir} was written by another version of Refrain (format ${String(format ?? 0)}, this one reads ${CATALOG_FORMAT}): ` +
+        `the catalog in ${dataDir} was written by another version of Refrain (format ${String(format ?? 0)}, this one reads ${READABLE_FORMATS.join(' and ')}): ` +
           'move it aside and import the catalog again',
       );
     }

@@ -67,9 +67,9 @@ t.test('a catalog imported in id order (appends) holds exactly what one imported
   t.equal(inOrder.trackCount(), otherOrder.trackCount());
 });
 
-t.test('a catalog written before the shared structures moved below every id keeps them where they are, and imports lose nothing', async (t) => {
+t.test('a format-1 catalog keeps its shared structures at the top key, and imports lose nothing', async (t) => {
   const dir = tempDir(t);
-  // A catalog as an older Refrain created it: format set, no structures key in its meta.
+  // A catalog as an older Refrain created it (format 1: shared structures at the top key).
   const root = open({ path: path.join(dir, 'catalog'), maxDbs: 64 });
   const meta = root.openDB<unknown, string>({ name: 'meta' });
   meta.putSync('catalog:format', 1);
@@ -89,12 +89,12 @@ t.test('a catalog written before the shared structures moved below every id keep
   for (const { track_id } of tracks) if (!catalog.getTrack(track_id)) t.fail(`track ${track_id} missing`);
 });
 
-t.test('a new catalog keeps the shared structures below every id', async (t) => {
+t.test('a new catalog is format 2: its shared structures below every id', async (t) => {
   const catalog = Catalog.open(tempDir(t));
   t.teardown(() => catalog.close());
   applyRecords(catalog, generatedRecords().slice(0, 40));
   t.ok(catalog.tracks.doesExist(0));
   t.notOk(catalog.tracks.doesExist(STRUCTURES_KEY));
-  t.equal(catalog.meta.get('catalog:structures-key'), 0);
+  t.equal(catalog.meta.get('catalog:format'), 2);
   t.equal([...catalog.trackIds()].length, catalog.trackCount());
 });
