@@ -31,7 +31,7 @@ export class Appender {
       }
       // LMDB refuses an append below its last key, writing nothing: some other put of this
       // transaction went past the followed key (msgpackr's shared structures sit at the top of a
-      // catalog written before CATALOG_STRUCTURES_KEY). Read the last key again, and put.
+      // format-1 catalog, store.ts). Read the last key again, and put.
       this.last.set(store, lastKey(store));
     }
     if (!put(db, key, value)) throw new Error(`could not write key ${JSON.stringify(key)}`);
