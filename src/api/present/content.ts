@@ -114,17 +114,17 @@ export function presentSubtitle(ctx: ApiContext, t: TrackRecord, s: SubtitleReco
 }
 
 /**
- * A richsync's fields; its body given as text or, from Catalog.getRichsyncJson, as a JSON string's
- * bytes to splice in (serialized.ts), made only when the caller may see it.
+ * A richsync's fields; its body, from Catalog.getRichsyncJson, as a JSON string's bytes to splice in
+ * (serialized.ts), made only when the caller may see it.
  */
 export function presentRichsync(
-  ctx: ApiContext, t: TrackRecord, r: Omit<RichsyncRecord, 'richsync_body'>, body: string | (() => JsonFragment),
+  ctx: ApiContext, t: TrackRecord, r: Omit<RichsyncRecord, 'richsync_body'>, body: () => JsonFragment,
 ): Record<string, unknown> {
   const { restricted, copyright } = access(ctx, r);
   return {
     richsync_id: r.richsync_id,
     restricted: restricted ? 1 : 0,
-    richsync_body: restricted ? '' : typeof body === 'string' ? body : body(),
+    richsync_body: restricted ? '' : body(),
     lyrics_copyright: copyright,
     richsync_length: r.richsync_length,
     richsync_avg_count: r.richsync_avg_count,
