@@ -18,6 +18,7 @@
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
+import { trainDictionary } from './dictionary.js';
 import { decodeSynced, richsyncJsonString } from './synced.js';
 import {
   byPopularity,
@@ -28,12 +29,13 @@ import {
 /**
  * Version of the stored record layout a new catalog is written with. A data directory written with a
  * layout this version cannot read is refused at open (with a hint to re-import) rather than served
- * with missing fields. 2: the record databases' shared structures at key 0 (CATALOG_STRUCTURES_KEY);
- * 1: at STRUCTURES_KEY, still read and written (an older Refrain refuses a format-2 catalog instead
- * of misreading its records).
+ * with missing fields. 3: each record database compressed against a dictionary of its own, trained
+ * from the first records written to it (RECORD_DATABASES); 2: the record databases' shared
+ * structures at key 0 (CATALOG_STRUCTURES_KEY); 1: at STRUCTURES_KEY. Formats 1 and 2 are still read
+ * and written as they are; an older Refrain refuses a newer format instead of misreading its records.
  */
-export const CATALOG_FORMAT = 2;
-const READABLE_FORMATS: readonly unknown[] = [1, 2];
+export const CATALOG_FORMAT = 3;
+const READABLE_FORMATS: readonly unknown[] = [1, 2, 3];
 const FORMAT_KEY = 'catalog:format';
 /** Set once the genres database holds every genre of the stored records (catalogs written before it had none). */
 const GENRES_KEY = 'catalog:genres:2';
@@ -70,6 +72,24 @@ export const everyId = (): { start: number; end: number } => ({ start: 1, end: S
 export const CONTENT_KINDS = ['lyrics', 'subtitles', 'richsync', 'snippets', 'analysis', 'translations'] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];
 
+/** The databases of records, each with its own compression dictionary in a format-3 catalog. */
+const RECORD_DATABASES = ['tracks', 'artists', 'albums', ...CONTENT_KINDS] as const;
+type RecordDatabase = (typeof RECORD_DATABASES)[number];
+/** Where a record database's dictionary is kept, in `meta`. */
+const dictionaryKey = (name: RecordDatabase): string => `catalog:dictionary:${name}`;
+/**
+ * Bytes of a database's trained dictionary. LMDB's LZ4 loads the dictionary before compressing each
+ * value, a cost that grows with its size (about 2 µs per KB on the reference machine): 8 KB for long
+ * texts, which it shrinks most, 4 KB for short records, which gain little past it (measured per kind
+ * on the 1M catalog: docs/architecture.md, "Catalog store").
+ */
+const DICTIONARY_BYTES: Record<RecordDatabase, number> = {
+  lyrics: 8192, analysis: 8192, richsync: 8192, translations: 8192,
+  tracks: 4096, artists: 4096, albums: 4096, snippets: 4096, subtitles: 4096,
+};
+/** Values from this size on are compressed against the dictionary (a snippet of 89 bytes becomes about 55). */
+const DICTIONARY_THRESHOLD = 40;
+
 export const INDEXES = [
   'isrc', 'spotify', 'itunes', 'commontrack', 'artist_albums', 'album_tracks', 'artist_tracks', 'chart_tracks', 'chart_artists',
   // [music_genre_id, artist_rating, artist_id]: an artist under each of its primary and secondary genres.
@@ -101,39 +121,122 @@ const SYNCED_BODY: Partial<Record<ContentKind, string>> = { subtitles: 'subtitle
 
 export class Catalog {
   readonly root: RootDatabase;
-  readonly tracks: Database<TrackRecord, number>;
-  readonly artists: Database<ArtistRecord, number>;
-  readonly albums: Database<AlbumRecord, number>;
-  readonly content: { [K in ContentKind]: Database<StoredContent<K>, number> };
+  /** A record database by kind (getters: in a format-3 catalog its handle changes once, when its dictionary is set). */
+  readonly content: { readonly [K in ContentKind]: Database<StoredContent<K>, number> };
   readonly index: Record<IndexName, Database<'', Key>>;
   readonly changes: Database<Change, number>;
   readonly meta: Database<unknown, string>;
+  /** Record databases opened with their final compression: all of them before format 3, then each once its dictionary exists. */
+  private readonly sealed: Partial<Record<RecordDatabase, Database<unknown, number>>> = {};
+  /** Format 3: record databases without a dictionary yet, opened uncompressed (they hold nothing, or this transaction's first records). */
+  private readonly unsealed: Partial<Record<RecordDatabase, Database<unknown, number>>> = {};
+  /** Databases sealed by the write transaction under way: unsealed again if it does not commit. */
+  private readonly sealedNow = new Set<RecordDatabase>();
 
   private constructor(
     root: RootDatabase,
     /** The key of the record databases' shared structures (CATALOG_STRUCTURES_KEY, or STRUCTURES_KEY in older catalogs). */
     private readonly structuresKey: number,
+    /** Whether each record database has a dictionary of its own (format 3). */
+    private readonly dictionaries: boolean,
   ) {
     this.root = root;
-    const records = <V>(name: string) =>
-      root.openDB<V, number>({ name, keyEncoding: 'uint32', sharedStructuresKey: structuresKey });
-    this.tracks = records<TrackRecord>('tracks');
-    this.artists = records<ArtistRecord>('artists');
-    this.albums = records<AlbumRecord>('albums');
-    this.content = {
-      lyrics: records<LyricsRecord>('lyrics'),
-      subtitles: records<StoredContent<'subtitles'>>('subtitles'),
-      richsync: records<StoredContent<'richsync'>>('richsync'),
-      snippets: records<SnippetRecord>('snippets'),
-      analysis: records<AnalysisRecord>('analysis'),
-      translations: records<TranslationsRecord>('translations'),
-    };
+    for (const name of RECORD_DATABASES) {
+      if (!dictionaries) this.sealed[name] = this.openRecords(name, undefined);
+      // Opened (created if new) outside any transaction, so that a write transaction can open the
+      // database again with its dictionary.
+      else this.unsealed[name] = this.openRecords(name, false);
+    }
+    const content = {} as Record<ContentKind, Database<unknown, number>>;
+    for (const kind of CONTENT_KINDS) Object.defineProperty(content, kind, { get: () => this.records(kind), enumerable: true });
+    this.content = content as unknown as Catalog['content'];
     this.index = Object.fromEntries(
       INDEXES.map((name) => [name, root.openDB<'', Key>({ name: `idx:${name}`, encoding: 'binary' })]),
     ) as Record<IndexName, Database<'', Key>>;
     this.changes = root.openDB<Change, number>({ name: 'changes' });
     this.meta = root.openDB<unknown, string>({ name: 'meta' });
     this.genreDb = root.openDB<GenreRecord, number>({ name: 'genres', keyEncoding: 'uint32' });
+    if (dictionaries) for (const name of RECORD_DATABASES) this.records(name);
+  }
+
+  get tracks(): Database<TrackRecord, number> {
+    return this.records('tracks') as Database<TrackRecord, number>;
+  }
+
+  get artists(): Database<ArtistRecord, number> {
+    return this.records('artists') as Database<ArtistRecord, number>;
+  }
+
+  get albums(): Database<AlbumRecord, number> {
+    return this.records('albums') as Database<AlbumRecord, number>;
+  }
+
+  /**
+   * A record database. In a format-3 catalog, until its dictionary exists (another process may
+   * write it at any time) the database holds no records: the dictionary is written in the
+   * transaction of its first records (sealDictionaries), so a read that finds none in `meta` reads
+   * the database as it is in the same snapshot, empty, through the uncompressed handle.
+   */
+  private records(name: RecordDatabase): Database<unknown, number> {
+    const sealed = this.sealed[name];
+    if (sealed) return sealed;
+    const dictionary = this.meta.get(dictionaryKey(name)) as Uint8Array | undefined;
+    if (!dictionary) return this.unsealed[name]!;
+    return (this.sealed[name] = this.openRecords(name, Buffer.from(dictionary)));
+  }
+
+  /** A record database's handle: with the environment's compression (undefined), none (false), or a dictionary of its own. */
+  private openRecords(name: RecordDatabase, dictionary: Buffer | false | undefined, encoding?: 'binary'): Database<unknown, number> {
+    const compression = dictionary ? { dictionary, threshold: DICTIONARY_THRESHOLD } : dictionary;
+    return this.root.openDB<unknown, number>({
+      name, keyEncoding: 'uint32', sharedStructuresKey: encoding ? undefined : this.structuresKey, encoding, compression,
+    } as RootDatabaseOptionsWithPath & { name: string });
+  }
+
+  /**
+   * Inside a write transaction, after its writes: each record database of a format-3 catalog that
+   * received its first records gets its dictionary, trained from them (their stored bytes, as this
+   * transaction wrote them uncompressed), and they are written again compressed against it.
+   */
+  sealDictionaries(): void {
+    if (!this.dictionaries) return;
+    for (const name of RECORD_DATABASES) {
+      const unsealed = this.unsealed[name]!;
+      if (this.sealed[name] || this.records(name) !== unsealed || (unsealed.getStats() as { entryCount: number }).entryCount === 0) continue;
+      const plain = this.openRecords(name, false, 'binary');
+      const stored = [...plain.getRange()].map(({ key, value }) => ({ key, value: Buffer.from(value as Uint8Array) }));
+      const samples = stored.filter((e) => e.key !== this.structuresKey).map((e) => e.value);
+      const bytes = samples.reduce((n, v) => n + v.length, 0);
+      const dictionary = trainDictionary(samples, Math.min(DICTIONARY_BYTES[name], bytes / 4));
+      this.meta.putSync(dictionaryKey(name), dictionary);
+      // Removed and appended again in key order (LMDB would keep the pages the larger values filled).
+      for (const { key } of stored) plain.removeSync(key);
+      const compressed = this.openRecords(name, dictionary, 'binary');
+      for (const { key, value } of stored) {
+        if (!(compressed.putSync(key, value, { append: true }) as unknown as boolean)) throw new Error(`could not write ${name} ${key} again with its dictionary`);
+      }
+      this.records(name);
+      this.sealedNow.add(name);
+    }
+  }
+
+  /**
+   * A write transaction that may write records (every write of records goes through one). If it
+   * does not commit, what this process learned inside it is forgotten with it: the dictionaries it
+   * set (no value is ever compressed against a dictionary the catalog does not hold), and msgpackr's
+   * shared structures, which it may have added in memory (a record encoded with one the catalog does
+   * not hold would not decode elsewhere); they are read again from the catalog when next needed.
+   */
+  writeTransaction<T>(write: () => T): T {
+    try {
+      return this.root.transactionSync(write);
+    } catch (e) {
+      for (const name of this.sealedNow) delete this.sealed[name];
+      for (const name of RECORD_DATABASES) for (const db of [this.sealed[name], this.unsealed[name]]) if (db) forgetStructures(db);
+      throw e;
+    } finally {
+      this.sealedNow.clear();
+    }
   }
 
   /** Every genre any track, album or artist has named, by id; the last definition written wins. */
@@ -214,7 +317,7 @@ export class Catalog {
     // The format says where the record databases keep their shared structures, so it is read
     // before they are opened. A catalog being created (no format yet) is written as CATALOG_FORMAT.
     const format = root.openDB<unknown, string>({ name: 'meta' }).get(FORMAT_KEY);
-    const catalog = new Catalog(root, format === 1 ? STRUCTURES_KEY : CATALOG_STRUCTURES_KEY);
+    const catalog = new Catalog(root, format === 1 ? STRUCTURES_KEY : CATALOG_STRUCTURES_KEY, format === undefined || format === 3);
     if (READABLE_FORMATS.includes(format)) catalog.backfillGenres();
     if (format === undefined && catalog.trackCount() === 0 && catalog.artists.getKeysCount(everyId()) === 0) {
       catalog.root.transactionSync(() => {
@@ -227,7 +330,7 @@ export class Catalog {
       void root.close();
       throw new RefrainError(
         'bad_request',
-        `the catalog in ${dataDir} was written by another version of Refrain (format ${String(format ?? 0)}, this one reads ${READABLE_FORMATS.join(' and ')}): ` +
+        `the catalog in ${dataDir} was written by another version of Refrain (format ${String(format ?? 0)}, this one reads ${READABLE_FORMATS.slice(0, -1).join(', ')} and ${String(READABLE_FORMATS.at(-1))}): ` +
           'move it aside and import the catalog again',
       );
     }
@@ -351,6 +454,15 @@ export class Catalog {
   trackIds(): Iterable<number> {
     return this.tracks.getKeys(everyId()) as Iterable<number>;
   }
+}
+
+/** Marks a record database's msgpackr structures unread (msgpackr's own convention), so the next encode or decode reads them from the database. */
+function forgetStructures(db: Database<unknown, number>): void {
+  const encoder = (db as unknown as { encoder?: { structures?: unknown[] } }).encoder;
+  if (!encoder?.structures) return;
+  const unread: unknown[] & { uninitialized?: boolean } = [];
+  unread.uninitialized = true;
+  encoder.structures = unread;
 }
 
 function validId(id: number): boolean {

@@ -20,12 +20,14 @@ export type Outcome = 'imported' | 'updated' | 'unchanged' | 'deleted' | 'absent
 
 /** Applies records in one write transaction; returns one outcome per record. */
 export function applyBatch(catalog: Catalog, records: readonly HashedRecord[], now = Date.now()): Outcome[] {
-  return catalog.root.transactionSync(() => applyWithin(catalog, records, now));
+  return catalog.writeTransaction(() => applyWithin(catalog, records, now));
 }
 
-/** Applies records inside the caller's write transaction (another write must commit with them). */
+/** Applies records inside the caller's write transaction (another write must commit with them): one of Catalog.writeTransaction. */
 export function applyWithin(catalog: Catalog, records: readonly HashedRecord[], now = Date.now()): Outcome[] {
-  return new Writer(catalog, now).applyAll(records);
+  const outcomes = new Writer(catalog, now).applyAll(records);
+  catalog.sealDictionaries();
+  return outcomes;
 }
 
 class Writer {

@@ -167,7 +167,7 @@ export class ContributionStore {
    * or its track is gone.
    */
   approve(id: number, now: number): ContributionRecord {
-    return this.catalog.root.transactionSync(() => {
+    return this.catalog.writeTransaction(() => {
       const record = this.pendingRecord(id);
       if (record.type === 'lyrics') {
         const track = this.catalog.getTrack(record.track_id);

@@ -89,12 +89,12 @@ t.test('a format-1 catalog keeps its shared structures at the top key, and impor
   for (const { track_id } of tracks) if (!catalog.getTrack(track_id)) t.fail(`track ${track_id} missing`);
 });
 
-t.test('a new catalog is format 2: its shared structures below every id', async (t) => {
+t.test('a new catalog keeps its shared structures below every id (formats 2 and 3)', async (t) => {
   const catalog = Catalog.open(tempDir(t));
   t.teardown(() => catalog.close());
   applyRecords(catalog, generatedRecords().slice(0, 40));
   t.ok(catalog.tracks.doesExist(0));
   t.notOk(catalog.tracks.doesExist(STRUCTURES_KEY));
-  t.equal(catalog.meta.get('catalog:format'), 2);
+  t.equal(catalog.meta.get('catalog:format'), 3);
   t.equal([...catalog.trackIds()].length, catalog.trackCount());
 });

@@ -106,5 +106,5 @@ t.test('a catalog written with another record layout is refused at open', async 
   } catch (e) {
     error = e;
   }
-  t.match(error, { code: 'bad_request', hint: /written by another version of Refrain \(format 0, this one reads 1 and 2\)/ });
+  t.match(error, { code: 'bad_request', hint: /written by another version of Refrain \(format 0, this one reads 1, 2 and 3\)/ });
 });

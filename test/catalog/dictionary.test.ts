@@ -1,0 +1,178 @@
+import t from 'tap';
+import { open } from 'lmdb';
+import path from 'node:path';
+import { trainDictionary } from '../../src/catalog/dictionary.js';
+import { Catalog, CONTENT_KINDS, everyId } from '../../src/catalog/store.js';
+import { catalogLines } from '../../src/generate/catalog.js';
+import { applyRecords } from '../helpers/apply.js';
+import { applyWithin } from '../../src/catalog/write.js';
+import { parseLine } from '../../src/catalog/parse.js';
+import type { ImportRecord } from '../../src/catalog/schema.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const RECORD_DATABASES = ['tracks', 'artists', 'albums', ...CONTENT_KINDS];
+
+function parse(r: object): ImportRecord {
+  const parsed = parseLine(JSON.stringify(r));
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.record;
+}
+
+function generatedRecords(tracks: number, seed = 5): { type: string; track_id?: number }[] {
+  return [...catalogLines(seed, tracks, { artists: 0, albums: 0, tracks: 0, lines: 0 })].map((line) => JSON.parse(line) as { type: string });
+}
+
+/**
+ * Every record of the catalog as it reads, by database. Bytes (a synced body's compact form) as
+ * plain arrays: LMDB hands a value decompressed from its own buffer, whose bytes msgpackr copies
+ * into a Buffer, and one read in place into a Uint8Array.
+ */
+function contents(catalog: Catalog): unknown {
+  const plain = (value: unknown): unknown => {
+    if (value instanceof Uint8Array) return [...value];
+    if (Array.isArray(value)) return value.map(plain);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+    return value;
+  };
+  const all = (db: { getRange(o: object): Iterable<{ key: unknown; value: unknown }> }) => [...db.getRange(everyId())].map(({ key, value }) => [key, plain(value)]);
+  return {
+    tracks: all(catalog.tracks),
+    artists: all(catalog.artists),
+    albums: all(catalog.albums),
+    ...Object.fromEntries(CONTENT_KINDS.map((kind) => [kind, all(catalog.content[kind])])),
+  };
+}
+
+/** A catalog created as the previous version did (format 2: no dictionaries, LZ4 from 1 KB with lmdb's own dictionary). */
+async function formatTwo(dir: string): Promise<Catalog> {
+  const root = open({ path: path.join(dir, 'catalog'), maxDbs: 64 });
+  const meta = root.openDB<unknown, string>({ name: 'meta' });
+  meta.putSync('catalog:format', 2);
+  meta.putSync('catalog:genres:2', 1);
+  await root.close();
+  return Catalog.open(dir);
+}
+
+/** Bytes of B-tree and overflow pages of one database. */
+function pages(catalog: Catalog, name: string): number {
+  const db = name === 'tracks' ? catalog.tracks : catalog.content[name as (typeof CONTENT_KINDS)[number]];
+  const s = db.getStats() as { treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number; pageSize: number };
+  return (s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages) * s.pageSize;
+}
+
+t.test('trainDictionary: at most the size asked, whole words of 8 bytes, made of what the samples repeat', async (t) => {
+  const line = (i: number) => Buffer.from(`verse ${i % 7}: hold on to the song, hold on to me, don't let the candle fade away ${i}\n`);
+  const samples = Array.from({ length: 400 }, (_, i) => Buffer.concat([line(i), line(i * 3), line(i * 5)]));
+  const dictionary = trainDictionary(samples, 1000);
+  t.ok(dictionary.length > 0 && dictionary.length <= 1000, `${dictionary.length} bytes`);
+  t.equal(dictionary.length % 8, 0);
+  t.ok(dictionary.includes('hold on to the song'), 'the passage every sample holds is in it');
+  t.same(trainDictionary(samples, 1000), dictionary, 'the same samples train the same dictionary');
+  const few = trainDictionary([Buffer.from('too little to learn from')], 1000);
+  t.equal(few.toString(), 'too little to learn from', 'samples under twice the size: themselves, in whole 8-byte words');
+  t.equal(trainDictionary([Buffer.from('too little to learn from!')], 1000).toString(), 'oo little to learn from!');
+  t.same([...trainDictionary([], 8192)], [0, 0, 0, 0, 0, 0, 0, 0], 'none: 8 zero bytes (LMDB needs one)');
+  const noise = Array.from({ length: 200 }, (_, i) => Buffer.from(Array.from({ length: 64 }, (_, j) => (i * 131 + j * 197 + ((i * j) % 251)) % 256)));
+  t.ok(trainDictionary(noise, 512).length <= 512, 'samples that repeat nothing still give a bounded dictionary');
+});
+
+t.test('a new catalog trains a dictionary for each record database from its first records, and reads exactly what it wrote', async (t) => {
+  const records = generatedRecords(300);
+  const withDictionaries = Catalog.open(tempDir(t));
+  const before = await formatTwo(tempDir(t));
+  t.teardown(() => Promise.all([withDictionaries.close(), before.close()]));
+  // The first batch trains; the batches after it are compressed against the same dictionaries.
+  for (let i = 0; i < records.length; i += 500) {
+    applyRecords(withDictionaries, records.slice(i, i + 500));
+    applyRecords(before, records.slice(i, i + 500));
+  }
+  t.equal(withDictionaries.meta.get('catalog:format'), 3);
+  for (const name of RECORD_DATABASES) {
+    const dictionary = withDictionaries.meta.get(`catalog:dictionary:${name}`) as Uint8Array | undefined;
+    t.ok(dictionary && dictionary.length > 0 && dictionary.length <= (['lyrics', 'analysis', 'richsync', 'translations'].includes(name) ? 8192 : 4096) && dictionary.length % 8 === 0, `${name}: a dictionary of ${dictionary?.length} bytes`);
+  }
+  t.same(contents(withDictionaries), contents(before), 'every record reads as the format-2 catalog holds it');
+  const track = records.find((r) => r.type === 'track')!;
+  t.equal(withDictionaries.getTrack(track.track_id!)?.track_id, track.track_id);
+  for (const name of ['tracks', 'lyrics', 'analysis', 'snippets']) {
+    t.ok(pages(withDictionaries, name) < 0.75 * pages(before, name), `${name}: ${pages(withDictionaries, name)} bytes of pages against ${pages(before, name)}`);
+  }
+  // Values are stored compressed (LMDB's LZ4 marks them with a first byte of 254).
+  const raw = withDictionaries.root.openDB<Buffer, number>({ name: 'lyrics', keyEncoding: 'uint32', encoding: 'binary', compression: false } as never);
+  const firstBytes = [...raw.getRange(everyId())].map(({ value }) => value[0]);
+  t.ok(firstBytes.length > 100 && firstBytes.every((b) => b === 254), 'every lyric compressed');
+});
+
+t.test('a database first written after the others gets its dictionary then; one never written has none', async (t) => {
+  const records = generatedRecords(60);
+  const catalog = Catalog.open(tempDir(t));
+  t.teardown(() => catalog.close());
+  applyRecords(catalog, records.filter((r) => r.type === 'artist'));
+  t.ok(catalog.meta.get('catalog:dictionary:artists'), 'artists: trained from the first batch');
+  t.notOk(catalog.meta.get('catalog:dictionary:tracks'), 'tracks: none yet');
+  t.equal(catalog.trackCount(), 0);
+  applyRecords(catalog, records.filter((r) => r.type !== 'artist'));
+  t.ok(catalog.meta.get('catalog:dictionary:tracks'));
+  t.equal(catalog.trackCount(), records.filter((r) => r.type === 'track').length);
+  const tiny = Catalog.open(tempDir(t));
+  t.teardown(() => tiny.close());
+  // A catalog begun with one track: dictionaries from a few hundred bytes (or none), still exact.
+  const one = records.filter((r) => r.type !== 'track').concat(records.filter((r) => r.type === 'track').slice(0, 1));
+  applyRecords(tiny, one);
+  applyRecords(tiny, records.filter((r) => r.type === 'track').slice(1));
+  t.same(contents(tiny), contents(catalog));
+});
+
+t.test('a reader opened before the first records reads them once they are committed', async (t) => {
+  const dir = tempDir(t);
+  const reader = Catalog.open(dir);
+  const writer = Catalog.open(dir);
+  t.teardown(() => Promise.all([reader.close(), writer.close()]));
+  const records = generatedRecords(40);
+  const track = records.find((r) => r.type === 'track')!;
+  t.equal(reader.getTrack(track.track_id!), undefined, 'empty');
+  t.equal(reader.getContent('lyrics', track.track_id!), undefined);
+  applyRecords(writer, records);
+  reader.refresh();
+  t.same(reader.getTrack(track.track_id!), writer.getTrack(track.track_id!));
+  t.same(reader.getContent('lyrics', track.track_id!), writer.getContent('lyrics', track.track_id!));
+  t.ok(reader.getContent('lyrics', track.track_id!)?.lyrics_body, 'a lyric');
+});
+
+t.test('a format-2 catalog keeps its compression: no dictionaries, records as before', async (t) => {
+  const dir = tempDir(t);
+  const catalog = await formatTwo(dir);
+  applyRecords(catalog, generatedRecords(40));
+  t.equal(catalog.meta.get('catalog:format'), 2);
+  for (const name of RECORD_DATABASES) t.notOk(catalog.meta.get(`catalog:dictionary:${name}`), name);
+  const count = catalog.trackCount();
+  await catalog.close();
+  const again = Catalog.open(dir);
+  t.teardown(() => again.close());
+  t.equal(again.trackCount(), count);
+  t.ok(again.getContent('lyrics', [...again.trackIds()][0]) !== undefined || count > 0);
+});
+
+for (const format of [3, 2]) {
+  t.test(`format ${format}: a write transaction that does not commit leaves nothing behind, in the catalog or in the process`, async (t) => {
+    const dir = tempDir(t);
+    const catalog = format === 3 ? Catalog.open(dir) : await formatTwo(dir);
+    t.teardown(() => catalog.close());
+    const records = generatedRecords(40);
+    t.throws(() => catalog.writeTransaction(() => {
+      applyWithin(catalog, records.map((r) => ({ record: parse(r), hash: 'x' })));
+      if (format === 3) t.ok(catalog.meta.get('catalog:dictionary:tracks'), 'a dictionary set inside the transaction');
+      throw new Error('a later write of the same transaction failed');
+    }), /later write/);
+    t.notOk(catalog.meta.get('catalog:dictionary:tracks'), 'none committed');
+    t.equal(catalog.trackCount(), 0);
+    // The next write (new dictionaries, new shared structures) commits; another handle reads every record.
+    applyRecords(catalog, records);
+    const other = Catalog.open(dir);
+    t.teardown(() => other.close());
+    const track = records.find((r) => r.type === 'track')!;
+    t.same(other.getTrack(track.track_id!), catalog.getTrack(track.track_id!));
+    t.ok(other.getContent('lyrics', track.track_id!)?.lyrics_body);
+    t.same(contents(other), contents(catalog));
+  });
+}
