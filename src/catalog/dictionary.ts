@@ -69,7 +69,8 @@ export function trainDictionary(samples: readonly Uint8Array[], size: number): B
     text.copy(dictionary, tail - bytes, best.start, best.start + bytes);
     tail -= bytes;
   }
-  return tail === 0 ? dictionary : dictionary.subarray(Math.floor(tail / 8) * 8 + (tail % 8 ? 8 : 0));
+  // Filled from the end: what is filled, from the first whole 8-byte word on.
+  return dictionary.subarray(Math.ceil(tail / 8) * 8);
 }
 
 /** The window of SEGMENT positions in [begin, end) whose distinct runs have the largest frequency sum, trimmed of useless ends. */

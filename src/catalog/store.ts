@@ -202,7 +202,7 @@ export class Catalog {
     if (!this.dictionaries) return;
     for (const name of RECORD_DATABASES) {
       const unsealed = this.unsealed[name]!;
-      if (this.sealed[name] || this.records(name) !== unsealed || (unsealed.getStats() as { entryCount: number }).entryCount === 0) continue;
+      if (this.records(name) !== unsealed || (unsealed.getStats() as { entryCount: number }).entryCount === 0) continue;
       const plain = this.openRecords(name, false, 'binary');
       const stored = [...plain.getRange()].map(({ key, value }) => ({ key, value: Buffer.from(value as Uint8Array) }));
       const samples = stored.filter((e) => e.key !== this.structuresKey).map((e) => e.value);
@@ -231,7 +231,9 @@ export class Catalog {
     try {
       return this.root.transactionSync(write);
     } catch (e) {
-      for (const name of this.sealedNow) delete this.sealed[name];
+      // Assigned, not deleted: `sealed` is read on every record lookup, and a delete would turn it
+      // into a slower dictionary-mode object for the rest of the process.
+      for (const name of this.sealedNow) this.sealed[name] = undefined;
       for (const name of RECORD_DATABASES) for (const db of [this.sealed[name], this.unsealed[name]]) if (db) forgetStructures(db);
       throw e;
     } finally {
