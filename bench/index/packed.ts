@@ -106,58 +106,62 @@ for (const part of ['fp', 'tt']) {
 }
 
 /** Lists as blocks of offsets from each block's first, 1, 2 or 4 bytes each (the fewest that hold the block's span), aligned to their size. */
-function byteAligned(lists: Uint32Array[]): { firsts: Uint32Array; kinds: Uint8Array; starts: Uint32Array; bytes: Uint8Array; listBlock: Uint32Array } {
+interface ByteAligned {
+  firsts: Uint32Array;
+  kinds: Uint8Array;
+  starts: Uint32Array;
+  bytes: Uint8Array;
+  u16: Uint16Array;
+  u32: Uint32Array;
+  listBlock: Uint32Array;
+}
+
+function byteAligned(lists: Uint32Array[]): ByteAligned {
   const blocks = lists.reduce((n, l) => n + Math.ceil(l.length / BLOCK), 0);
   const firsts = new Uint32Array(blocks);
   const kinds = new Uint8Array(blocks);
   const starts = new Uint32Array(blocks);
   const listBlock = new Uint32Array(lists.length);
-  let size = 0;
-  for (const l of lists) {
-    for (let s = 0; s < l.length; s += BLOCK) {
-      const end = Math.min(l.length, s + BLOCK);
-      const k = kindOf(l[end - 1] - l[s]);
-      size = Math.ceil(size / k) * k + (end - s) * k;
-    }
-  }
-  const bytes = new Uint8Array(size);
-  const view = new DataView(bytes.buffer);
+  // At most 4 bytes a posting and 3 of alignment a block; the bytes used are counted as written.
+  const room = new Uint8Array(lists.reduce((n, l) => n + 4 * l.length, 0) + 4 * blocks);
+  const view = new DataView(room.buffer);
   let at = 0;
   let block = 0;
   lists.forEach((l, i) => {
     listBlock[i] = block;
     for (let s = 0; s < l.length; s += BLOCK, block++) {
       const end = Math.min(l.length, s + BLOCK);
-      const k = kindOf(l[end - 1] - l[s]);
+      const span = l[end - 1] - l[s];
+      const k = span < 256 ? 1 : span < 65536 ? 2 : 4;
       at = Math.ceil(at / k) * k;
       firsts[block] = l[s];
       kinds[block] = k;
       starts[block] = at;
       for (let j = s; j < end; j++, at += k) {
         const d = l[j] - l[s];
-        if (k === 1) bytes[at] = d;
+        if (k === 1) room[at] = d;
         else if (k === 2) view.setUint16(at, d, true);
         else view.setUint32(at, d, true);
       }
     }
   });
-  return { firsts, kinds, starts, bytes, listBlock };
+  const bytes = room.subarray(0, at);
+  return {
+    firsts, kinds, starts, bytes, listBlock,
+    u16: new Uint16Array(room.buffer, 0, room.byteLength >>> 1),
+    u32: new Uint32Array(room.buffer, 0, room.byteLength >>> 2),
+  };
 }
 
-function kindOf(span: number): 1 | 2 | 4 {
-  return span < 256 ? 1 : span < 65536 ? 2 : 4;
-}
-
-function voteAligned(a: ReturnType<typeof byteAligned>, block: number, count: number, votes: Float32Array): void {
-  const u16 = new Uint16Array(a.bytes.buffer, 0, a.bytes.byteLength >>> 1);
-  const u32 = new Uint32Array(a.bytes.buffer, 0, a.bytes.byteLength >>> 2);
+function voteAligned(a: ByteAligned, block: number, count: number, votes: Float32Array): void {
+  const { firsts, kinds, starts, bytes, u16, u32 } = a;
   for (let s = 0; s < count; s += BLOCK, block++) {
     const n = Math.min(BLOCK, count - s);
-    const first = a.firsts[block];
-    const at = a.starts[block];
-    const k = a.kinds[block];
+    const first = firsts[block];
+    const at = starts[block];
+    const k = kinds[block];
     if (k === 2) for (let i = 0, b = at >>> 1; i < n; i++) votes[first + u16[b + i]] += 1;
-    else if (k === 1) for (let i = 0; i < n; i++) votes[first + a.bytes[at + i]] += 1;
+    else if (k === 1) for (let i = 0; i < n; i++) votes[first + bytes[at + i]] += 1;
     else for (let i = 0, b = at >>> 2; i < n; i++) votes[first + u32[b + i]] += 1;
   }
 }
