@@ -7,8 +7,9 @@
  * Works in bench/.data/scale-<tracks>/ (the generated catalog.jsonl.gz, the data directory, and `state.json`:
  * the steps finished, with their figures). A run skips the steps `state.json` already holds, so a
  * run killed during a long step (a 10M import) is started again and goes on from that step; `--redo`
- * names steps to run again (a finished import redone starts from an empty data directory). Each step is a `refrain` child process: its peak anonymous memory is
- * the largest `RssAnon` of /proc/<pid>/status sampled every 250 ms (the memory the process owns,
+ * names steps to run again (a finished import redone starts from an empty data directory). Each
+ * step is a `refrain` child process: its peak anonymous memory is the largest `RssAnon` of
+ * /proc/<pid>/status sampled every 250 ms (the memory the process owns,
  * without the catalog's memory-mapped pages, which the kernel can drop; VmHWM is kept beside it).
  *
  * The serve step starts `refrain serve` on the data directory (start-up: until it listens, its index
