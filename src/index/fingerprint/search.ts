@@ -21,7 +21,8 @@
  */
 import { kernel, GRAM, pastDeadline, type QueryGrams, type TopK } from '../kernel/kernel.js';
 import { column, type LoadedIndex } from '../store/layout.js';
-import { PostingsView } from '../store/postings.js';
+import { PackedPostingsView } from '../store/postings.js';
+import { BLOCK, BLOCK_SHIFT, type PackedList } from '../store/packed.js';
 
 /**
  * Postings read per query, the rarest keys first: at least this many (or BASE_PER_KEY per key of
@@ -83,7 +84,9 @@ export interface FingerprintHit {
 }
 
 export class FingerprintSearcher {
-  private readonly postings: PostingsView;
+  private readonly postings: PackedPostingsView;
+  /** Where the first list's first postings are decoded when it is the only one read. */
+  private readonly decoded = { scratch: new Uint32Array(4096) };
   private readonly track: Uint32Array;
   private readonly common: Uint32Array;
   private readonly docs: number;
@@ -111,7 +114,7 @@ export class FingerprintSearcher {
     /** Of some tracks, those whose lyrics hold every one of some normalised words (the text index). */
     private readonly holdingWords?: (tracks: readonly number[], words: readonly string[]) => number[],
   ) {
-    this.postings = new PostingsView(index, 'fp');
+    this.postings = new PackedPostingsView(index, 'fp');
     this.bits = index.manifest.parts.fp.bucketBits;
     this.track = column(index, 'fp-docs', 'track', 'u32');
     this.common = column(index, 'fp-docs', 'common', 'u32');
@@ -183,7 +186,7 @@ export class FingerprintSearcher {
   private candidates(query: string, count: number): { candidates: Candidate[]; keys: number; tied: number[] } {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
     const keys = kernel.indexKeys(query, this.scratch, this.bits);
-    const lists: Uint32Array[] = [];
+    const lists: PackedList[] = [];
     for (const key of keys) {
       const list = this.postings.list(key);
       if (list.length > 0) lists.push(list);
@@ -207,8 +210,7 @@ export class FingerprintSearcher {
     // hundreds of thousands of lyrics, and often the only one read.
     let pending = false;
     for (; next < lists.length; next++) {
-      const list = lists[next];
-      const after = read + list.length;
+      const after = read + lists[next].length;
       if (read > 0 && after > base) {
         // Past the base budget only while no lyric leads clearly (an exact excerpt's rare keys
         // settle it early; an edited one's need more company), past the budget only while several
@@ -218,44 +220,56 @@ export class FingerprintSearcher {
         if (after > budget && (after > Math.max(POSTINGS_CAP, budget) || second < best)) break;
       }
       read = after;
-      const weight = this.weight(list);
+      const weight = this.weight(lists[next]);
       if (next === 0) {
         // What the loop below makes of the first list: every lyric of it gets `weight` (lists are
         // ascending and hold a lyric once), the first one leads.
         best = Math.min(0xffff, weight);
-        bestDoc = list[0];
-        second = list.length > 1 ? best : 0;
+        bestDoc = lists[0].at(0);
+        second = lists[0].length > 1 ? best : 0;
         pending = true;
         continue;
       }
       if (pending) {
-        const first = lists[0];
+        // The first list's lyrics are the first touched: decoded straight into that array.
+        const n = lists[0].length;
+        lists[0].decodeTo(touched, n);
         const vote = best;
-        for (let i = 0; i < first.length; i++) votes[first[i]] = vote;
-        touched.set(first);
-        nTouched = first.length;
+        for (let i = 0; i < n; i++) votes[touched[i]] = vote;
+        nTouched = n;
         pending = false;
       }
-      for (let i = 0; i < list.length; i++) {
-        const doc = list[i];
-        const v = votes[doc];
-        // Branch-free: the slot past the last touched lyric is written every time and kept when
-        // the lyric had no vote.
-        touched[nTouched] = doc;
-        nTouched += (v - 1) >>> 31;
-        const sum = Math.min(0xffff, v + weight);
-        votes[doc] = sum;
-        // Most lyrics stay at or below the runner-up (the leader's own vote is always above it,
-        // or equal at the 16-bit ceiling where nothing changes).
-        if (sum > second) {
-          if (doc === bestDoc) {
-            best = sum;
-          } else if (sum > best) {
-            second = best;
-            best = sum;
-            bestDoc = doc;
-          } else {
-            second = sum;
+      // Read in place, block by block (packed.ts): each block's values are its base plus an
+      // offset of 1, 2 or 4 bytes.
+      const { reader, start, length } = lists[next];
+      const { bases, widths, starts, u8, u16, u32 } = reader;
+      for (let p = start, end = start + length; p < end; ) {
+        const b = p >>> BLOCK_SHIFT;
+        const stop = Math.min(end, (b + 1) << BLOCK_SHIFT);
+        const base = bases[b];
+        const width = widths[b];
+        const offsets = width === 1 ? u8 : width === 2 ? u16 : u32;
+        for (let i = starts[b] + (p & (BLOCK - 1)); p < stop; p++, i++) {
+          const doc = base + offsets[i];
+          const v = votes[doc];
+          // Branch-free: the slot past the last touched lyric is written every time and kept when
+          // the lyric had no vote.
+          touched[nTouched] = doc;
+          nTouched += (v - 1) >>> 31;
+          const sum = Math.min(0xffff, v + weight);
+          votes[doc] = sum;
+          // Most lyrics stay at or below the runner-up (the leader's own vote is always above it,
+          // or equal at the 16-bit ceiling where nothing changes).
+          if (sum > second) {
+            if (doc === bestDoc) {
+              best = sum;
+            } else if (sum > best) {
+              second = best;
+              best = sum;
+              bestDoc = doc;
+            } else {
+              second = sum;
+            }
           }
         }
       }
@@ -270,7 +284,7 @@ export class FingerprintSearcher {
     let tied: number[] = [];
     if (pending) {
       // Only the first list was read: its lyrics tie, and ties go to the lower document.
-      const first = lists[0];
+      const first = lists[0].decode(this.decoded, Math.min(lists[0].length, Math.max(MAX_TIED + 1, leading)));
       for (let i = 0; i < first.length && i <= MAX_TIED; i++) tied.push(first[i]);
       for (let i = 0; i < first.length && i < leading; i++) top.push(first[i], best);
     }
@@ -301,7 +315,7 @@ export class FingerprintSearcher {
   }
 
   /** A key's vote: idf in eighths, at least 1. */
-  private weight(list: Uint32Array): number {
+  private weight(list: { length: number }): number {
     return Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
   }
 }
@@ -315,15 +329,15 @@ export interface Candidate {
  * The best `count` of `first` (best first) once each also has the votes of the `unread` posting
  * lists, plus those among the first `count` before that which fell behind, in refined-vote order.
  */
-export function refine(first: readonly Candidate[], unread: readonly Uint32Array[], count: number, weightOf: (list: Uint32Array) => number): Candidate[] {
+export function refine(first: readonly Candidate[], unread: readonly PackedList[], count: number, weightOf: (list: PackedList) => number): Candidate[] {
   const byDoc = first.map((c) => ({ ...c })).sort((a, b) => a.doc - b.doc);
   for (const list of unread) {
     const weight = weightOf(list);
     let lo = 0;
     for (const c of byDoc) {
-      lo = kernel.seek(list, c.doc, lo);
+      lo = list.seek(c.doc, lo);
       if (lo === list.length) break;
-      if (list[lo] === c.doc) c.vote += weight;
+      if (list.at(lo) === c.doc) c.vote += weight;
     }
   }
   const refined = byDoc.sort((a, b) => b.vote - a.vote || a.doc - b.doc);

@@ -5,6 +5,7 @@
  * typed-array limits, and read back as zero-copy views of the shared buffers.
  */
 import { column, MAX_SEGMENT_BYTES, writeSegment, type LoadedIndex, type SegmentEntry } from './layout.js';
+import { EMPTY_LIST, pack, PackedList, PackedReader } from './packed.js';
 
 const CHUNK = 1 << 22;
 
@@ -69,14 +70,18 @@ export class PostingsBuilder {
    * with long lists) gives a few full shards, not many small ones. Each shard holds its first key
    * (column `first`). Filled in passes over the recorded entries, each pass as many shards as fit
    * in `maxBytes` together: a pass per shard would read every entry once per shard, a cost that
-   * grows with the catalog times its shards.
+   * grows with the catalog times its shards. `packed`: the postings are stored packed (packed.ts;
+   * read with PackedPostingsView), else as plain uint32 (PostingsView).
    */
   write(
     dir: string,
     name: string,
     keySpace: number,
-    /** Largest shard in bytes (tests lower it to exercise sharding). */
-    maxBytes = MAX_SEGMENT_BYTES,
+    { maxBytes = MAX_SEGMENT_BYTES, packed = false }: {
+      /** Largest shard in bytes (tests lower it to exercise sharding). */
+      maxBytes?: number;
+      packed?: boolean;
+    } = {},
   ): { segments: Record<string, SegmentEntry>; shards: number } {
     const counts = new Uint32Array(keySpace);
     this.keys.forEach((k) => counts[k]++);
@@ -103,7 +108,8 @@ export class PostingsBuilder {
         f.postings[f.fill[key - f.first]++] = doc;
       });
       for (const [i, f] of filling.entries()) {
-        segments[`${name}-${s + i}`] = writeSegment(dir, `${name}-${s + i}.bin`, { offsets: f.offsets, postings: f.postings, first: Uint32Array.of(f.first) });
+        const postings = packed ? pack(f.postings) : { postings: f.postings };
+        segments[`${name}-${s + i}`] = writeSegment(dir, `${name}-${s + i}.bin`, { offsets: f.offsets, ...postings, first: Uint32Array.of(f.first) });
       }
       s = group;
     }
@@ -140,29 +146,19 @@ function shardRanges(counts: Uint32Array, maxBytes: number): { first: number; en
   return ranges;
 }
 
-/** Read side: the posting list of a key, as a view into the shared buffers. */
-export class PostingsView {
-  private readonly offsets: Uint32Array[] = [];
-  private readonly postings: Uint32Array[] = [];
+/** The shards of a part: each one's offsets (where a key's list starts) and first key. */
+class Shards {
+  readonly offsets: Uint32Array[] = [];
   /** Each shard's first key, ascending. */
-  private readonly firsts: Uint32Array;
+  readonly firsts: Uint32Array;
 
   constructor(index: LoadedIndex, name: string) {
     const { shards } = index.manifest.parts[name];
     this.firsts = new Uint32Array(shards);
     for (let s = 0; s < shards; s++) {
       this.offsets.push(column(index, `${name}-${s}`, 'offsets', 'u32'));
-      this.postings.push(column(index, `${name}-${s}`, 'postings', 'u32'));
       this.firsts[s] = column(index, `${name}-${s}`, 'first', 'u32')[0];
     }
-  }
-
-  list(key: number): Uint32Array {
-    const s = this.shardOf(key);
-    const offsets = this.offsets[s];
-    const k = key - this.firsts[s];
-    if (k + 1 >= offsets.length) return EMPTY;
-    return this.postings[s].subarray(offsets[k], offsets[k + 1]);
   }
 
   size(key: number): number {
@@ -173,11 +169,67 @@ export class PostingsView {
   }
 
   /** The shard holding `key`: the last whose first key is not above it (shards are few: a short scan). */
-  private shardOf(key: number): number {
+  shardOf(key: number): number {
     const { firsts } = this;
     let s = firsts.length - 1;
     while (s > 0 && firsts[s] > key) s--;
     return s;
+  }
+}
+
+/** Read side of plain shards: the posting list of a key, as a view into the shared buffers. */
+export class PostingsView {
+  private readonly shards: Shards;
+  private readonly postings: Uint32Array[] = [];
+
+  constructor(index: LoadedIndex, name: string) {
+    this.shards = new Shards(index, name);
+    for (let s = 0; s < this.shards.offsets.length; s++) this.postings.push(column(index, `${name}-${s}`, 'postings', 'u32'));
+  }
+
+  list(key: number): Uint32Array {
+    const shard = this.shards.shardOf(key);
+    const k = key - this.shards.firsts[shard];
+    const offsets = this.shards.offsets[shard];
+    if (k + 1 >= offsets.length) return EMPTY;
+    return this.postings[shard].subarray(offsets[k], offsets[k + 1]);
+  }
+
+  size(key: number): number {
+    return this.shards.size(key);
+  }
+}
+
+/** Read side of packed shards (packed.ts): the posting list of a key, read by position or decoded. */
+export class PackedPostingsView {
+  private readonly shards: Shards;
+  private readonly readers: PackedReader[] = [];
+
+  constructor(index: LoadedIndex, name: string) {
+    this.shards = new Shards(index, name);
+    for (let s = 0; s < this.shards.offsets.length; s++) {
+      const segment = `${name}-${s}`;
+      this.readers.push(
+        new PackedReader({
+          bases: column(index, segment, 'bases', 'u32'),
+          widths: column(index, segment, 'widths', 'u8'),
+          starts: column(index, segment, 'starts', 'u32'),
+          data: column(index, segment, 'data', 'u8'),
+        }),
+      );
+    }
+  }
+
+  list(key: number): PackedList {
+    const shard = this.shards.shardOf(key);
+    const k = key - this.shards.firsts[shard];
+    const offsets = this.shards.offsets[shard];
+    if (k + 1 >= offsets.length || offsets[k + 1] === offsets[k]) return EMPTY_LIST;
+    return new PackedList(this.readers[shard], offsets[k], offsets[k + 1] - offsets[k]);
+  }
+
+  size(key: number): number {
+    return this.shards.size(key);
   }
 }
 

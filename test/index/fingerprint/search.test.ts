@@ -1,6 +1,7 @@
 /** The fingerprint search's pure steps: refining candidates with unread keys, ranking and sharing evidence among hits. */
 import t from 'tap';
 import { rank, refine, shareEvidence, TIE_WINDOW, type Candidate, type FingerprintHit } from '../../../src/index/fingerprint/search.js';
+import { PackedList } from '../../../src/index/store/packed.js';
 
 t.test('refine: the unread keys lift the lyric that holds them all, and the earlier best stay', async (t) => {
   const first: Candidate[] = [
@@ -10,7 +11,7 @@ t.test('refine: the unread keys lift the lyric that holds them all, and the earl
     { doc: 2, vote: 20 },
   ];
   // Two long lists left unread; doc 7 is in both, doc 2 in one.
-  const unread = [Uint32Array.from([1, 2, 3, 7, 9, 11, 12]), Uint32Array.from([5, 7, 8, 13])];
+  const unread = [PackedList.of([1, 2, 3, 7, 9, 11, 12]), PackedList.of([5, 7, 8, 13])];
   const chosen = refine(first, unread, 2, () => 6);
   t.same(
     chosen.map((c) => [c.doc, c.vote]),
