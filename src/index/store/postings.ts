@@ -70,8 +70,9 @@ export class PostingsBuilder {
    * with long lists) gives a few full shards, not many small ones. Each shard holds its first key
    * (column `first`). Filled in passes over the recorded entries, each pass as many shards as fit
    * in `maxBytes` together: a pass per shard would read every entry once per shard, a cost that
-   * grows with the catalog times its shards. `packed`: the postings are stored packed (packed.ts;
-   * read with PackedPostingsView), else as plain uint32 (PostingsView).
+   * grows with the catalog times its shards. `packed`: the postings are stored packed (packed.ts)
+   * and only the keys that have a list are kept, with a directory (keyDirectory; read with
+   * PackedPostingsView); else plain uint32 with an offset for every key (PostingsView).
    */
   write(
     dir: string,
@@ -108,8 +109,8 @@ export class PostingsBuilder {
         f.postings[f.fill[key - f.first]++] = doc;
       });
       for (const [i, f] of filling.entries()) {
-        const postings = packed ? pack(f.postings) : { postings: f.postings };
-        segments[`${name}-${s + i}`] = writeSegment(dir, `${name}-${s + i}.bin`, { offsets: f.offsets, ...postings, first: Uint32Array.of(f.first) });
+        const lists: Record<string, Uint32Array | Uint8Array> = packed ? { ...keyDirectory(f.offsets), ...pack(f.postings) } : { offsets: f.offsets, postings: f.postings };
+        segments[`${name}-${s + i}`] = writeSegment(dir, `${name}-${s + i}.bin`, { ...lists, first: Uint32Array.of(f.first) });
       }
       s = group;
     }
@@ -146,30 +147,55 @@ function shardRanges(counts: Uint32Array, maxBytes: number): { first: number; en
   return ranges;
 }
 
-/** The shards of a part: each one's offsets (where a key's list starts) and first key. */
+/** Entries of a key directory at most: its look-up narrows a key to a few candidates in one read. */
+const DIRECTORY_BITS = 16;
+
+/**
+ * A shard's lists by the keys that have one, from its offsets for every key (a hashed key space is
+ * mostly empty: at 1M tracks 1–5% of the fingerprint's 2^24 keys have a list, and offsets for all
+ * of them took 67 MB): `keys` (ascending, relative to the shard's first key), `offsets` (where each
+ * one's list starts, and the end), and `directory`: for each run of 2^shift keys, the index in
+ * `keys` of its first present key, so a look-up searches only the present keys of one run.
+ * `shape` holds [shift, the shard's key range].
+ */
+function keyDirectory(dense: Uint32Array): { keys: Uint32Array; offsets: Uint32Array; directory: Uint32Array; shape: Uint32Array } {
+  const range = dense.length - 1;
+  let present = 0;
+  for (let k = 0; k < range; k++) if (dense[k + 1] > dense[k]) present++;
+  const keys = new Uint32Array(present);
+  const offsets = new Uint32Array(present + 1);
+  let i = 0;
+  for (let k = 0; k < range; k++) {
+    if (dense[k + 1] === dense[k]) continue;
+    keys[i] = k;
+    offsets[i++] = dense[k];
+  }
+  offsets[present] = dense[range];
+  const shift = Math.max(0, 32 - Math.clz32(range) - DIRECTORY_BITS);
+  const directory = new Uint32Array((range >>> shift) + 2);
+  for (let d = 0, j = 0; d < directory.length; d++) {
+    while (j < present && keys[j] >>> shift < d) j++;
+    directory[d] = j;
+  }
+  return { keys, offsets, directory, shape: Uint32Array.of(shift, range) };
+}
+
+/** Each shard's first key, ascending, and the shard of a key. */
 class Shards {
-  readonly offsets: Uint32Array[] = [];
-  /** Each shard's first key, ascending. */
   readonly firsts: Uint32Array;
 
   constructor(index: LoadedIndex, name: string) {
     const { shards } = index.manifest.parts[name];
     this.firsts = new Uint32Array(shards);
-    for (let s = 0; s < shards; s++) {
-      this.offsets.push(column(index, `${name}-${s}`, 'offsets', 'u32'));
-      this.firsts[s] = column(index, `${name}-${s}`, 'first', 'u32')[0];
-    }
+    for (let s = 0; s < shards; s++) this.firsts[s] = column(index, `${name}-${s}`, 'first', 'u32')[0];
   }
 
-  size(key: number): number {
-    const s = this.shardOf(key);
-    const offsets = this.offsets[s];
-    const k = key - this.firsts[s];
-    return k + 1 < offsets.length ? offsets[k + 1] - offsets[k] : 0;
+  get count(): number {
+    return this.firsts.length;
   }
 
   /** The shard holding `key`: the last whose first key is not above it (shards are few: a short scan). */
-  shardOf(key: number): number {
+  of(key: number): number {
     const { firsts } = this;
     let s = firsts.length - 1;
     while (s > 0 && firsts[s] > key) s--;
@@ -180,34 +206,48 @@ class Shards {
 /** Read side of plain shards: the posting list of a key, as a view into the shared buffers. */
 export class PostingsView {
   private readonly shards: Shards;
+  private readonly offsets: Uint32Array[] = [];
   private readonly postings: Uint32Array[] = [];
 
   constructor(index: LoadedIndex, name: string) {
     this.shards = new Shards(index, name);
-    for (let s = 0; s < this.shards.offsets.length; s++) this.postings.push(column(index, `${name}-${s}`, 'postings', 'u32'));
+    for (let s = 0; s < this.shards.count; s++) {
+      this.offsets.push(column(index, `${name}-${s}`, 'offsets', 'u32'));
+      this.postings.push(column(index, `${name}-${s}`, 'postings', 'u32'));
+    }
   }
 
   list(key: number): Uint32Array {
-    const shard = this.shards.shardOf(key);
+    const shard = this.shards.of(key);
     const k = key - this.shards.firsts[shard];
-    const offsets = this.shards.offsets[shard];
+    const offsets = this.offsets[shard];
     if (k + 1 >= offsets.length) return EMPTY;
     return this.postings[shard].subarray(offsets[k], offsets[k + 1]);
   }
 
   size(key: number): number {
-    return this.shards.size(key);
+    const shard = this.shards.of(key);
+    const k = key - this.shards.firsts[shard];
+    const offsets = this.offsets[shard];
+    return k + 1 < offsets.length ? offsets[k + 1] - offsets[k] : 0;
   }
 }
 
-/** Read side of packed shards (packed.ts): the posting list of a key, read by position or decoded. */
+/** Read side of packed shards (packed.ts, keyDirectory): the posting list of a key, read by position or decoded. */
 export class PackedPostingsView {
   private readonly shards: Shards;
   private readonly readers: PackedReader[] = [];
+  private readonly keys: Uint32Array[] = [];
+  private readonly offsets: Uint32Array[] = [];
+  private readonly directories: Uint32Array[] = [];
+  private readonly shifts: Uint32Array;
+  private readonly ranges: Uint32Array;
 
   constructor(index: LoadedIndex, name: string) {
     this.shards = new Shards(index, name);
-    for (let s = 0; s < this.shards.offsets.length; s++) {
+    this.shifts = new Uint32Array(this.shards.count);
+    this.ranges = new Uint32Array(this.shards.count);
+    for (let s = 0; s < this.shards.count; s++) {
       const segment = `${name}-${s}`;
       this.readers.push(
         new PackedReader({
@@ -217,19 +257,38 @@ export class PackedPostingsView {
           data: column(index, segment, 'data', 'u8'),
         }),
       );
+      this.keys.push(column(index, segment, 'keys', 'u32'));
+      this.offsets.push(column(index, segment, 'offsets', 'u32'));
+      this.directories.push(column(index, segment, 'directory', 'u32'));
+      const shape = column(index, segment, 'shape', 'u32');
+      this.shifts[s] = shape[0];
+      this.ranges[s] = shape[1];
     }
   }
 
   list(key: number): PackedList {
-    const shard = this.shards.shardOf(key);
+    const shard = this.shards.of(key);
     const k = key - this.shards.firsts[shard];
-    const offsets = this.shards.offsets[shard];
-    if (k + 1 >= offsets.length || offsets[k + 1] === offsets[k]) return EMPTY_LIST;
-    return new PackedList(this.readers[shard], offsets[k], offsets[k + 1] - offsets[k]);
+    if (k >= this.ranges[shard]) return EMPTY_LIST;
+    const keys = this.keys[shard];
+    const directory = this.directories[shard];
+    const d = k >>> this.shifts[shard];
+    // The present keys of k's run: a binary search over a few.
+    let lo = directory[d];
+    let hi = directory[d + 1];
+    const end = hi;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < k) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === end || keys[lo] !== k) return EMPTY_LIST;
+    const offsets = this.offsets[shard];
+    return new PackedList(this.readers[shard], offsets[lo], offsets[lo + 1] - offsets[lo]);
   }
 
   size(key: number): number {
-    return this.shards.size(key);
+    return this.list(key).length;
   }
 }
 

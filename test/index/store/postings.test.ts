@@ -91,6 +91,24 @@ bothForms('documents without keys and keys without documents', async (t, packed)
   t.same([...view.list(4)], []);
 });
 
+t.test('packed: a sparse key space (2^20 keys, a few hundred with lists) is found through the key directory', async (t) => {
+  const space = 2 ** 20;
+  // Present keys: both ends of the space, runs of neighbours, keys on directory-run boundaries (2^4 apart at 2^20).
+  const present = [0, 1, 15, 16, 17, 4095, 4096, space - 2, space - 1, ...Array.from({ length: 300 }, (_, i) => (i * 2654435761) % space)];
+  const docs = Array.from({ length: 200 }, (_, d) => [...new Set(present.filter((_, i) => (i + d) % 7 === 0))].sort((a, b) => a - b));
+  const expected = new Map<number, number[]>();
+  docs.forEach((keys, d) => keys.forEach((k) => expected.set(k, [...(expected.get(k) ?? []), d])));
+  for (const maxBytes of [undefined, 64 * 1024]) {
+    const { view, shards } = await roundTrip(t, docs, space, maxBytes, true);
+    let wrong = 0;
+    for (const [k, list] of expected) if (JSON.stringify([...view.list(k)]) !== JSON.stringify(list) || view.size(k) !== list.length) wrong++;
+    // Every neighbour of a present key, and keys far from any, that have no list.
+    const absent = [...expected.keys()].flatMap((k) => [k - 1, k + 1, k + 16]).filter((k) => k >= 0 && k < space && !expected.has(k));
+    for (const k of [...absent, 123_457, space - 3]) if (!expected.has(k) && view.size(k) !== 0) wrong++;
+    t.equal(wrong, 0, `${expected.size} keys with lists and ${absent.length} neighbours without, ${shards} shard(s)`);
+  }
+});
+
 t.test('U32List grows past one chunk and reads back in order', async (t) => {
   const list = new U32List();
   const n = (1 << 22) + 1000;
