@@ -48,7 +48,8 @@ function listsOf(index: LoadedIndex, part: string): { plain: Uint32Array[]; pack
       for (const name of ['data', 'bases', 'widths', 'starts']) packedBytes += index.manifest.segments[segment].columns[name].length * (name === 'data' || name === 'widths' ? 1 : 4);
     } else {
       const postings = column(index, segment, 'postings', 'u32');
-      const columns = pack(postings);
+      // A copy: pack() writes over what it packs, and the plain lists are read below.
+      const columns = pack(postings.slice());
       const reader = new PackedReader(columns);
       packedBytes += columns.data.length + columns.bases.byteLength + columns.widths.length + columns.starts.byteLength;
       for (let k = 0; k + 1 < offsets.length; k++) {
@@ -101,15 +102,17 @@ for (const part of ['fp', 'tt']) {
   }
 }
 
-/** One vote for each posting of a packed list, read in place as the fingerprint search reads it. */
+/** One vote for each posting of a packed list, read in place block by block as the fingerprint search reads it. */
 function voteInPlace({ reader, start, length }: PackedList, votes: Uint16Array): void {
   const { bases, widths, starts, u8, u16, u32 } = reader;
-  for (let p = start, end = start + length; p < end; ) {
-    const b = p >>> BLOCK_SHIFT;
-    const stop = Math.min(end, (b + 1) << BLOCK_SHIFT);
+  const end = start + length;
+  for (let b = start >>> BLOCK_SHIFT, last = (end - 1) >>> BLOCK_SHIFT; b <= last; b++) {
+    const from = Math.max(start, b << BLOCK_SHIFT);
+    const to = Math.min(end, (b + 1) << BLOCK_SHIFT);
+    const view = widths[b] === 1 ? u8 : widths[b] === 2 ? u16 : u32;
+    // Position p of block b is at starts[b] + (p - b * BLOCK) of its view.
+    const shift = starts[b] - b * BLOCK;
     const base = bases[b];
-    const width = widths[b];
-    const offsets = width === 1 ? u8 : width === 2 ? u16 : u32;
-    for (let i = starts[b] + (p & (BLOCK - 1)); p < stop; p++, i++) votes[base + offsets[i]] += 1;
+    for (let p = from; p < to; p++) votes[base + view[shift + p]] += 1;
   }
 }

@@ -4,16 +4,17 @@
  * A shard's postings (every list of its keys one after the other, as the plain form stores them)
  * are cut into blocks of BLOCK positions. Each block keeps its smallest value (`bases`) and every
  * value minus it in 1, 2 or 4 bytes (`widths`: the fewest that hold the block's range), from a
- * place in `data` aligned to that width (`starts`, counted in values of that width). Lists stay where the plain form has them (the
- * shard's `offsets`), so a list's length is known without reading it, and the value at any
- * position is read back in O(1): a searcher decodes the lists it reads whole and probes the long
- * ones it only seeks in. Blocks ignore list boundaries: a block holding the end of one list and the
- * start of the next spans both ranges and takes 4 bytes, which costs little (short lists hold a
- * few percent of the postings).
+ * place in `data` aligned to that width (`starts`, counted in values of that width). Lists keep
+ * their places (the shard's offsets, postings.ts), so a list's length is known without reading it
+ * and the value at any position is read back in O(1): a searcher reads the lists it votes with in
+ * place and probes the long ones it only seeks in. Blocks ignore list boundaries: a block holding
+ * the end of one list and the start of the next spans both ranges and takes 4 bytes, which costs
+ * little (short lists hold a few percent of the postings).
  *
- * Measured on the 1M catalog's fingerprint lists (bench/index/packed.ts): 4.0 → 2.2 bytes per
- * posting, and a vote loop over decoded blocks within about half a nanosecond per posting of one
- * over plain arrays; bit-exact widths took a quarter less room but decoded four times slower.
+ * Measured on the 1M quality catalog's fingerprint lists: 4 → 2.27 bytes a posting, and about 5%
+ * more engine time with the vote loop reading blocks in place (docs/benchmarks.md, "After: the
+ * fingerprint's posting lists packed"); bit-exact widths took a quarter less room but decoded four
+ * times slower (bench/index/packed.ts at the time).
  */
 
 /** Positions per block. */
@@ -35,12 +36,21 @@ export interface PackedColumns {
 
 const widthOf = (range: number): number => (range < 0x100 ? 1 : range < 0x1_0000 ? 2 : 4);
 
-/** The packed form of `values` (uint32, any order; posting lists are ascending runs). */
+/**
+ * The packed form of `values` (uint32, any order; posting lists are ascending runs), written over
+ * them: `data` is a view of their buffer, so packing a shard needs no second copy of it (an index
+ * build packs shards of up to 1 GiB). A block's values are read before they are overwritten: block
+ * b is written from byte ≤ 512·b (every block before it took at most 4 bytes a value, and a whole
+ * block of any width ends on a multiple of 4), and its value i at or below byte 512·b + 4·i, where
+ * it was read from.
+ */
 export function pack(values: Uint32Array): PackedColumns {
   const blocks = Math.ceil(values.length / BLOCK);
   const bases = new Uint32Array(blocks);
   const widths = new Uint8Array(blocks);
   const starts = new Uint32Array(blocks);
+  const data = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  const u16 = new Uint16Array(values.buffer, values.byteOffset, values.length * 2);
   let bytes = 0;
   for (let b = 0; b < blocks; b++) {
     const from = b * BLOCK;
@@ -54,24 +64,15 @@ export function pack(values: Uint32Array): PackedColumns {
     }
     const width = widthOf(max - min);
     bytes = Math.ceil(bytes / width) * width;
+    if (bytes > 4 * from) throw new Error('packed postings would overtake their input');
     bases[b] = min;
     widths[b] = width;
-    starts[b] = bytes / width;
+    let at = (starts[b] = bytes / width);
+    const out = width === 1 ? data : width === 2 ? u16 : values;
+    for (let i = from; i < to; i++) out[at++] = values[i] - min;
     bytes += (to - from) * width;
   }
-  const data = new Uint8Array(Math.ceil(bytes / 4) * 4);
-  const u16 = new Uint16Array(data.buffer, 0, data.length >>> 1);
-  const u32 = new Uint32Array(data.buffer, 0, data.length >>> 2);
-  for (let b = 0; b < blocks; b++) {
-    const from = b * BLOCK;
-    const to = Math.min(values.length, from + BLOCK);
-    const base = bases[b];
-    const width = widths[b];
-    let at = starts[b];
-    const out = width === 1 ? data : width === 2 ? u16 : u32;
-    for (let i = from; i < to; i++) out[at++] = values[i] - base;
-  }
-  return { bases, widths, starts, data };
+  return { bases, widths, starts, data: data.subarray(0, Math.ceil(bytes / 4) * 4) };
 }
 
 /**
@@ -164,44 +165,38 @@ export class PackedList {
   }
 
   /**
-   * The first index at or after `lo` whose posting is ≥ `value`, or the length: searched from where
-   * the value would be if the postings were spread evenly between the one at `lo` and the last,
-   * galloping out from there (as the kernel's seek over plain lists: a few reads, not a dozen).
+   * The first index at or after `lo` whose posting is ≥ `value`, or the length. Searched from where
+   * the value would be if the postings were spread evenly between the one at `lo` and the last
+   * (posting lists are spread about evenly over the documents, so the guess is close and a seek
+   * reads a few postings), widening toward the value (1, 2, 4… positions on) until it is bracketed,
+   * then halving.
    */
   seek(value: number, lo: number): number {
     const n = this.length;
     if (lo >= n || this.at(lo) >= value) return lo;
     const last = (this.last ??= this.at(n - 1));
     if (last < value) return n;
-    // at(lo) < value ≤ last: the answer is in (lo, n - 1]. Bracket it as at(low) < value ≤ at(high).
+    // Invariant: at(below) < value ≤ at(above).
     const first = this.at(lo);
     const guess = Math.min(n - 1, lo + 1 + Math.floor(((value - first) / (last - first + 1)) * (n - 1 - lo)));
-    let low: number;
-    let high: number;
-    let step = 1;
-    if (this.at(guess) < value) {
-      low = guess;
-      high = guess + 1;
-      while (this.at(high) < value) {
-        low = high;
-        step *= 2;
-        high = Math.min(n - 1, low + step);
-      }
-    } else {
-      high = guess;
-      low = guess - 1;
-      while (low > lo && this.at(low) >= value) {
-        high = low;
-        step *= 2;
-        low = Math.max(lo, high - step);
-      }
+    const up = this.at(guess) < value;
+    let below = up ? guess : lo;
+    let above = up ? n - 1 : guess;
+    for (let step = 1; ; step *= 2) {
+      const probe = up ? below + step : above - step;
+      if (probe <= below || probe >= above) break;
+      const under = this.at(probe) < value;
+      if (under) below = probe;
+      else above = probe;
+      // Bracketed once the probe lands on the far side of the value.
+      if (under !== up) break;
     }
-    while (high - low > 1) {
-      const mid = (low + high) >>> 1;
-      if (this.at(mid) < value) low = mid;
-      else high = mid;
+    while (above - below > 1) {
+      const mid = (below + above) >>> 1;
+      if (this.at(mid) < value) below = mid;
+      else above = mid;
     }
-    return high;
+    return above;
   }
 }
 

@@ -109,7 +109,9 @@ export class PostingsBuilder {
         f.postings[f.fill[key - f.first]++] = doc;
       });
       for (const [i, f] of filling.entries()) {
-        const lists: Record<string, Uint32Array | Uint8Array> = packed ? { ...keyDirectory(f.offsets), ...pack(f.postings) } : { offsets: f.offsets, postings: f.postings };
+        const lists: Record<string, Uint32Array | Uint8Array> = packed
+          ? { ...keyDirectory(f.offsets), ...pack(f.postings) }
+          : { offsets: f.offsets, postings: f.postings };
         segments[`${name}-${s + i}`] = writeSegment(dir, `${name}-${s + i}.bin`, { ...lists, first: Uint32Array.of(f.first) });
       }
       s = group;
