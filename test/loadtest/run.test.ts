@@ -48,7 +48,13 @@ t.test('the default mix in an open loop: every method answered, the report compl
   t.equal(checks.exact.top1, checks.exact.checked, 'an exact excerpt finds its source first');
   t.same(Object.keys(checks), ['exact', 'noisy', 'embedded', 'line'].filter((v) => v in checks), 'in the variants\' order');
   t.ok(report.series.length >= 2, 'a time series');
-  t.same(warnings, [], 'no warning for an enterprise key at 40 req/s');
+  // The generator's own lag depends on how busy the machine is (tests run in parallel on 2 cores):
+  // that warning says so about the machine, not about the key or the server.
+  t.same(
+    warnings.filter((w) => !w.startsWith('the load generator fell behind its schedule')),
+    [],
+    'no warning for an enterprise key at 40 req/s',
+  );
 
   const text = summaryText(report);
   t.match(text, /open loop at 40 req\/s/);
