@@ -153,12 +153,6 @@ export class PackedList {
     return into.scratch.subarray(0, count);
   }
 
-  /** Postings [from, to) written into `out` from index 0 (it must hold them), as a view of `out`. */
-  decodeRange(from: number, to: number, out: Uint32Array): Uint32Array {
-    this.reader.decode(this.start + from, this.start + to, out);
-    return out.subarray(0, to - from);
-  }
-
   /** Writes the first `count` postings (all by default) into `out` from index 0 (it must hold them). */
   decodeTo(out: Uint32Array, count = this.length): void {
     this.reader.decode(this.start, this.start + count, out);
