@@ -20,7 +20,6 @@
 /** Positions per block. */
 export const BLOCK = 128;
 export const BLOCK_SHIFT = 7;
-const SHIFT = BLOCK_SHIFT;
 
 /** A shard's packed postings. */
 export interface PackedColumns {
@@ -100,7 +99,7 @@ export class PackedReader {
 
   /** The value at position `p`. */
   at(p: number): number {
-    const b = p >>> SHIFT;
+    const b = p >>> BLOCK_SHIFT;
     const width = this.widths[b];
     const i = this.starts[b] + (p & (BLOCK - 1));
     return this.bases[b] + (width === 1 ? this.u8[i] : width === 2 ? this.u16[i] : this.u32[i]);
@@ -111,8 +110,8 @@ export class PackedReader {
     const { bases, widths, starts, u8, u16, u32 } = this;
     let o = 0;
     for (let p = from; p < to; ) {
-      const b = p >>> SHIFT;
-      const end = Math.min(to, (b + 1) << SHIFT);
+      const b = p >>> BLOCK_SHIFT;
+      const end = Math.min(to, (b + 1) << BLOCK_SHIFT);
       const base = bases[b];
       const width = widths[b];
       let i = starts[b] + (p & (BLOCK - 1));
