@@ -38,7 +38,7 @@ export class FingerprintBuilder {
   }
 
   write(dir: string): { segments: Record<string, SegmentEntry>; part: Record<string, number> } {
-    const { segments, shards } = this.postings.write(dir, 'fp', 2 ** this.bits, { packed: true });
+    const { segments, shards } = this.postings.write(dir, 'fp', 2 ** this.bits, { sparse: true });
     const track = new Uint32Array(this.docs);
     const common = new Uint32Array(this.docs);
     let i = 0;

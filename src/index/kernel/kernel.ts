@@ -9,7 +9,8 @@
 import { normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { indexKeys } from './grams.js';
 import { QueryGrams } from './coverage.js';
-import { contains, intersect, lowerBound, seek, union, VoteBoard, type Clause } from './posting-ops.js';
+import { contains, intersect, lowerBound, seek, union, VoteBoard, type Clause, type Matched } from './posting-ops.js';
+import type { PackedList } from '../store/packed.js';
 import { TopK } from './topk.js';
 
 export interface Kernel {
@@ -24,14 +25,15 @@ export interface Kernel {
   /** A query's grams, ready to verify candidate lyrics against. */
   queryGrams(normalized: string): QueryGrams;
   /** `a` with the documents of `list` added at `weight`. */
-  union(a: Clause, list: Uint32Array, weight: number): Clause;
+  union(a: Clause, list: PackedList, weight: number): Clause;
   /** The documents in every clause, their weights summed; throws past `deadline` (Date.now() ms). */
-  intersect(clauses: Clause[], deadline: number): Clause;
+  intersect(clauses: Clause[], deadline: number): Matched;
   /** The first position at or after `from` whose value is ≥ `value` (galloping search). */
   lowerBound(list: Uint32Array, value: number, from: number): number;
   /** lowerBound for a value likely far from `from`: searched from where an even spread of the list's values would put it. */
   seek(list: Uint32Array, value: number, from: number): number;
-  contains(list: Uint32Array, doc: number): boolean;
+  /** Whether a stored posting list holds `doc`. */
+  contains(list: PackedList, doc: number): boolean;
   /** A board counting votes per document, for `docs` documents. */
   voteBoard(docs: number): VoteBoard;
   /** The `k` best of many scored items. */
@@ -61,6 +63,6 @@ export const kernel: Kernel = tsKernel;
 // the types the kernel's answers have.
 export { GRAM, SAMPLE, bucketBitsFor } from './grams.js';
 export { pastDeadline } from './deadline.js';
-export { weightAt, type Clause, type VoteBoard } from './posting-ops.js';
+export { weightAt, type Clause, type Matched, type VoteBoard } from './posting-ops.js';
 export type { QueryGrams, CoverageResult } from './coverage.js';
 export type { TopK } from './topk.js';

@@ -4,18 +4,40 @@
  */
 import { TopK } from './topk.js';
 import { pastDeadline } from './deadline.js';
+import { BLOCK, BLOCK_SHIFT, PackedList } from '../store/packed.js';
 
 /**
  * A word clause's matching documents, ascending, with the relevance each earns: one number when
- * every document earns the same (a single posting list: no per-document array to allocate).
+ * every document earns the same. A clause of a single posting list keeps it as stored (packed):
+ * nothing is decoded or allocated until an operation reads it, and an intersection only probes a
+ * much longer list.
  */
 export interface Clause {
-  docs: Uint32Array;
+  docs: Uint32Array | PackedList;
   weights: Float32Array | number;
 }
 
+/** An intersection's documents, decoded. */
+export interface Matched extends Clause {
+  docs: Uint32Array;
+}
+
 /** The relevance document i of a clause earns. */
-export const weightAt = (c: Clause, i: number): number => (typeof c.weights === 'number' ? c.weights : c.weights[i]);
+export const weightAt = (c: { weights: Float32Array | number }, i: number): number => (typeof c.weights === 'number' ? c.weights : c.weights[i]);
+
+/** A clause's documents as an array of their own (a stored list decoded). */
+const arrayOf = (docs: Uint32Array | PackedList): Uint32Array => (docs instanceof PackedList ? docs.array() : docs);
+
+/**
+ * Where a union or an intersection decodes the stored lists it reads and does not return: one pair
+ * per thread (a searcher runs one query at a time), each grown to the longest list it held, at most
+ * the index's document count.
+ */
+const shorter = { scratch: new Uint32Array(1024) };
+const longer = { scratch: new Uint32Array(1024) };
+
+/** A clause's documents as an array, a stored list decoded into `into`'s scratch: valid until it is used again. */
+const readOf = (docs: Uint32Array | PackedList, into: { scratch: Uint32Array }): Uint32Array => (docs instanceof PackedList ? docs.decode(into) : docs);
 
 /**
  * Votes per document in a typed array (a Map costs ten times as much per vote), with the list of
@@ -24,6 +46,8 @@ export const weightAt = (c: Clause, i: number): number => (typeof c.weights === 
 export class VoteBoard {
   private readonly votes: Float32Array;
   private readonly touched: Uint32Array;
+  /** The list being read, decoded (grown as needed; a list is at most as long as the board). */
+  scratch = new Uint32Array(1024);
   private count = 0;
   private perGram = 0;
   /** Share of the grams whose lists were read (the rest were too common for the budget). */
@@ -35,7 +59,7 @@ export class VoteBoard {
   }
 
   /** Each list votes 1/grams for its documents, rarest lists first, within a postings budget. */
-  add({ lists, grams }: { lists: Uint32Array[]; grams: number }, budget: number, deadline: number): void {
+  add({ lists, grams }: { lists: PackedList[]; grams: number }, budget: number, deadline: number): void {
     this.perGram = 1 / Math.max(1, grams);
     this.readShare = 0;
     let read = 0;
@@ -44,8 +68,9 @@ export class VoteBoard {
       if (Date.now() > deadline) throw pastDeadline();
       read += list.length;
       this.readShare += this.perGram;
-      for (let i = 0; i < list.length; i++) {
-        const doc = list[i];
+      const docs = list.decode(this);
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i];
         if (this.votes[doc] === 0) this.touched[this.count++] = doc;
         this.votes[doc] += this.perGram;
       }
@@ -53,8 +78,9 @@ export class VoteBoard {
   }
 
   /** Adds `extra` to documents that already have votes. */
-  bonus(list: Uint32Array, extra: number): void {
-    for (let i = 0; i < list.length; i++) if (this.votes[list[i]] > 0) this.votes[list[i]] += extra;
+  bonus(list: PackedList, extra: number): void {
+    const docs = list.decode(this);
+    for (let i = 0; i < docs.length; i++) if (this.votes[docs[i]] > 0) this.votes[docs[i]] += extra;
   }
 
   /** Share of the grams a document holds (before any bonus). */
@@ -85,21 +111,23 @@ export class VoteBoard {
 }
 
 /** Sorted union of a clause and one more list (a doc in both earns both weights). */
-export function union(a: Clause, list: Uint32Array, weight: number): Clause {
-  const docs = new Uint32Array(a.docs.length + list.length);
+export function union(a: Clause, packed: PackedList, weight: number): Clause {
+  const list = packed.decode(longer);
+  const mine = readOf(a.docs, shorter);
+  const docs = new Uint32Array(mine.length + list.length);
   const weights = new Float32Array(docs.length);
   let i = 0;
   let j = 0;
   let n = 0;
-  while (i < a.docs.length || j < list.length) {
-    if (j >= list.length || (i < a.docs.length && a.docs[i] < list[j])) {
-      docs[n] = a.docs[i];
+  while (i < mine.length || j < list.length) {
+    if (j >= list.length || (i < mine.length && mine[i] < list[j])) {
+      docs[n] = mine[i];
       weights[n++] = weightAt(a, i++);
-    } else if (i >= a.docs.length || list[j] < a.docs[i]) {
+    } else if (i >= mine.length || list[j] < mine[i]) {
       docs[n] = list[j++];
       weights[n++] = weight;
     } else {
-      docs[n] = a.docs[i];
+      docs[n] = mine[i];
       weights[n++] = weightAt(a, i++) + weight;
       j++;
     }
@@ -111,14 +139,14 @@ export function union(a: Clause, list: Uint32Array, weight: number): Clause {
 const GALLOP_RATIO = 16;
 
 /** Documents in every clause, their weights summed; smallest clause first, galloping into larger. */
-export function intersect(clauses: Clause[], deadline: number): Clause {
+export function intersect(clauses: Clause[], deadline: number): Matched {
   const sorted = [...clauses].sort((a, b) => a.docs.length - b.docs.length);
   let acc: Clause = sorted[0];
   for (let c = 1; c < sorted.length && acc.docs.length > 0; c++) {
     if (Date.now() > deadline) throw pastDeadline();
     acc = intersectTwo(acc, sorted[c]);
   }
-  return acc;
+  return { docs: arrayOf(acc.docs), weights: acc.weights };
 }
 
 /** `a` ∩ `b`, `a` the shorter; one weight per document only when either clause has them. */
@@ -127,20 +155,32 @@ function intersectTwo(acc: Clause, other: Clause): Clause {
   // The same list twice (a word repeated in the query): every document, both weights.
   if (sameList(acc.docs, other.docs)) {
     if (scalar) return { docs: acc.docs, weights: (acc.weights as number) + (other.weights as number) };
-    return { docs: acc.docs, weights: Float32Array.from(acc.docs, (_, i) => weightAt(acc, i) + weightAt(other, i)) };
+    return { docs: acc.docs, weights: Float32Array.from({ length: acc.docs.length }, (_, i) => weightAt(acc, i) + weightAt(other, i)) };
   }
-  const docs = new Uint32Array(acc.docs.length);
-  const weights = scalar ? undefined : new Float32Array(acc.docs.length);
+  const a = readOf(acc.docs, shorter);
+  const docs = new Uint32Array(a.length);
+  const weights = scalar ? undefined : new Float32Array(a.length);
   let n = 0;
   const keep = (doc: number, i: number, j: number) => {
     docs[n] = doc;
     if (weights) weights[n] = weightAt(acc, i) + weightAt(other, j);
     n++;
   };
-  if (other.docs.length < GALLOP_RATIO * acc.docs.length) {
+  const long = other.docs;
+  if (long instanceof PackedList) {
+    if (long.length < STORED_GALLOP_RATIO * a.length) mergeStored(a, long, keep);
+    else {
+      // Many blocks per document of the shorter list: each probed from an interpolated guess.
+      let lo = 0;
+      for (let i = 0; i < a.length; i++) {
+        const at = long.seek(a[i], lo);
+        if (at < long.length && long.at(at) === a[i]) keep(a[i], i, at);
+        lo = at;
+      }
+    }
+  } else if (long.length < GALLOP_RATIO * a.length) {
     // Lists of similar size: a linear merge reads both sequentially (a few ns per element).
-    const a = acc.docs;
-    const b = other.docs;
+    const b = long;
     let i = 0;
     let j = 0;
     while (i < a.length && j < b.length) {
@@ -149,11 +189,10 @@ function intersectTwo(acc: Clause, other: Clause): Clause {
       else keep(a[i], i++, j++);
     }
   } else {
-    // A much longer list: gallop through it from each document of the shorter one.
     let lo = 0;
-    for (let i = 0; i < acc.docs.length; i++) {
-      const at = lowerBound(other.docs, acc.docs[i], lo);
-      if (at < other.docs.length && other.docs[at] === acc.docs[i]) keep(acc.docs[i], i, at);
+    for (let i = 0; i < a.length; i++) {
+      const at = lowerBound(long, a[i], lo);
+      if (at < long.length && long[at] === a[i]) keep(a[i], i, at);
       lo = at;
     }
   }
@@ -163,7 +202,58 @@ function intersectTwo(acc: Clause, other: Clause): Clause {
   };
 }
 
-const sameList = (a: Uint32Array, b: Uint32Array): boolean => a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.length === b.length;
+/** Past this size ratio, intersecting probes a stored list instead of walking its blocks. */
+const STORED_GALLOP_RATIO = 128;
+
+/**
+ * The documents of `a` that a stored list holds, passed to `keep` with their places in both, read
+ * from the list's blocks in place (packed.ts): a block whose last posting is below the next document
+ * of `a` is passed over after one read (a list's postings ascend, so that posting is the block's
+ * largest of the list), the others are read posting by posting.
+ */
+function mergeStored(a: Uint32Array, list: PackedList, keep: (doc: number, i: number, j: number) => void): void {
+  if (a.length === 0) return;
+  const { reader } = list;
+  const { bases, widths, starts, u8, u16, u32 } = reader;
+  let i = 0;
+  let doc = a[0];
+  for (let p = list.start, end = list.start + list.length; p < end; ) {
+    const b = p >>> BLOCK_SHIFT;
+    const stop = Math.min(end, (b + 1) << BLOCK_SHIFT);
+    const width = widths[b];
+    const last = starts[b] + ((stop - 1) & (BLOCK - 1));
+    if (bases[b] + (width === 1 ? u8[last] : width === 2 ? u16[last] : u32[last]) < doc) {
+      p = stop;
+      continue;
+    }
+    // Decoded first: one loop per width there, then a merge over a plain array.
+    reader.decode(p, stop, block);
+    for (let k = 0, n = stop - p; k < n; k++) {
+      const v = block[k];
+      while (doc < v) {
+        if (++i === a.length) return;
+        doc = a[i];
+      }
+      if (doc === v) {
+        keep(v, i, p + k - list.start);
+        if (++i === a.length) return;
+        doc = a[i];
+      }
+    }
+    p = stop;
+  }
+}
+
+/** mergeStored's block, decoded. */
+const block = new Uint32Array(BLOCK);
+
+/** Whether two clauses hold the very same list (a word repeated in the query): the same stored list, or views of the same array. */
+function sameList(a: Uint32Array | PackedList, b: Uint32Array | PackedList): boolean {
+  if (a instanceof PackedList || b instanceof PackedList) {
+    return a instanceof PackedList && b instanceof PackedList && a.reader === b.reader && a.start === b.start && a.length === b.length;
+  }
+  return a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.length === b.length;
+}
 
 /** First index ≥ lo whose value is ≥ v (galloping, then binary search). */
 export function lowerBound(a: Uint32Array, v: number, lo: number): number {
@@ -226,7 +316,8 @@ export function seek(list: Uint32Array, value: number, lo: number): number {
   return high;
 }
 
-export function contains(list: Uint32Array, doc: number): boolean {
-  const at = lowerBound(list, doc, 0);
-  return at < list.length && list[at] === doc;
+/** Whether a stored list holds `doc`. */
+export function contains(list: PackedList, doc: number): boolean {
+  const at = list.seek(doc, 0);
+  return at < list.length && list.at(at) === doc;
 }

@@ -152,6 +152,13 @@ export class PackedList {
     return into.scratch.subarray(0, count);
   }
 
+  /** Every posting, in a new array. */
+  array(): Uint32Array {
+    const out = new Uint32Array(this.length);
+    this.decodeTo(out);
+    return out;
+  }
+
   /** Writes the first `count` postings (all by default) into `out` from index 0 (it must hold them). */
   decodeTo(out: Uint32Array, count = this.length): void {
     this.reader.decode(this.start, this.start + count, out);

@@ -70,18 +70,18 @@ export class PostingsBuilder {
    * with long lists) gives a few full shards, not many small ones. Each shard holds its first key
    * (column `first`). Filled in passes over the recorded entries, each pass as many shards as fit
    * in `maxBytes` together: a pass per shard would read every entry once per shard, a cost that
-   * grows with the catalog times its shards. `packed`: the postings are stored packed (packed.ts)
-   * and only the keys that have a list are kept, with a directory (keyDirectory; read with
-   * PackedPostingsView); else plain uint32 with an offset for every key (PostingsView).
+   * grows with the catalog times its shards. The postings are stored packed (packed.ts; read with
+   * PackedPostingsView). `sparse`: only the keys that have a list are kept, with a directory
+   * (keyDirectory), for a hashed key space that is mostly empty; else an offset for every key.
    */
   write(
     dir: string,
     name: string,
     keySpace: number,
-    { maxBytes = MAX_SEGMENT_BYTES, packed = false }: {
-      /** Largest shard in bytes (tests lower it to exercise sharding). */
+    { maxBytes = MAX_SEGMENT_BYTES, sparse = false }: {
+      /** Largest shard in bytes, counted as plain uint32 postings (tests lower it to exercise sharding). */
       maxBytes?: number;
-      packed?: boolean;
+      sparse?: boolean;
     } = {},
   ): { segments: Record<string, SegmentEntry>; shards: number } {
     const counts = new Uint32Array(keySpace);
@@ -109,9 +109,7 @@ export class PostingsBuilder {
         f.postings[f.fill[key - f.first]++] = doc;
       });
       for (const [i, f] of filling.entries()) {
-        const lists: Record<string, Uint32Array | Uint8Array> = packed
-          ? { ...keyDirectory(f.offsets), ...pack(f.postings) }
-          : { offsets: f.offsets, postings: f.postings };
+        const lists: Record<string, Uint32Array | Uint8Array> = { ...(sparse ? keyDirectory(f.offsets) : { offsets: f.offsets }), ...pack(f.postings) };
         segments[`${name}-${s + i}`] = writeSegment(dir, `${name}-${s + i}.bin`, { ...lists, first: Uint32Array.of(f.first) });
       }
       s = group;
@@ -205,37 +203,11 @@ class Shards {
   }
 }
 
-/** Read side of plain shards: the posting list of a key, as a view into the shared buffers. */
-export class PostingsView {
-  private readonly shards: Shards;
-  private readonly offsets: Uint32Array[] = [];
-  private readonly postings: Uint32Array[] = [];
-
-  constructor(index: LoadedIndex, name: string) {
-    this.shards = new Shards(index, name);
-    for (let s = 0; s < this.shards.count; s++) {
-      this.offsets.push(column(index, `${name}-${s}`, 'offsets', 'u32'));
-      this.postings.push(column(index, `${name}-${s}`, 'postings', 'u32'));
-    }
-  }
-
-  list(key: number): Uint32Array {
-    const shard = this.shards.of(key);
-    const k = key - this.shards.firsts[shard];
-    const offsets = this.offsets[shard];
-    if (k + 1 >= offsets.length) return EMPTY;
-    return this.postings[shard].subarray(offsets[k], offsets[k + 1]);
-  }
-
-  size(key: number): number {
-    const shard = this.shards.of(key);
-    const k = key - this.shards.firsts[shard];
-    const offsets = this.offsets[shard];
-    return k + 1 < offsets.length ? offsets[k + 1] - offsets[k] : 0;
-  }
-}
-
-/** Read side of packed shards (packed.ts, keyDirectory): the posting list of a key, read by position or decoded. */
+/**
+ * Read side of packed shards (packed.ts): the posting list of a key, read by position or decoded.
+ * A sparse shard (keyDirectory) finds a key among the present ones; a dense one has an offset for
+ * every key of its range.
+ */
 export class PackedPostingsView {
   private readonly shards: Shards;
   private readonly readers: PackedReader[] = [];
@@ -244,6 +216,7 @@ export class PackedPostingsView {
   private readonly directories: Uint32Array[] = [];
   private readonly shifts: Uint32Array;
   private readonly ranges: Uint32Array;
+  private readonly sparse: boolean[] = [];
 
   constructor(index: LoadedIndex, name: string) {
     this.shards = new Shards(index, name);
@@ -259,10 +232,13 @@ export class PackedPostingsView {
           data: column(index, segment, 'data', 'u8'),
         }),
       );
-      this.keys.push(column(index, segment, 'keys', 'u32'));
-      this.offsets.push(column(index, segment, 'offsets', 'u32'));
-      this.directories.push(column(index, segment, 'directory', 'u32'));
-      const shape = column(index, segment, 'shape', 'u32');
+      const offsets = column(index, segment, 'offsets', 'u32');
+      this.offsets.push(offsets);
+      const sparse = 'keys' in index.manifest.segments[segment].columns;
+      this.sparse.push(sparse);
+      this.keys.push(sparse ? column(index, segment, 'keys', 'u32') : EMPTY);
+      this.directories.push(sparse ? column(index, segment, 'directory', 'u32') : EMPTY);
+      const shape = sparse ? column(index, segment, 'shape', 'u32') : [0, offsets.length - 1];
       this.shifts[s] = shape[0];
       this.ranges[s] = shape[1];
     }
@@ -272,6 +248,10 @@ export class PackedPostingsView {
     const shard = this.shards.of(key);
     const k = key - this.shards.firsts[shard];
     if (k >= this.ranges[shard]) return EMPTY_LIST;
+    if (!this.sparse[shard]) {
+      const offsets = this.offsets[shard];
+      return offsets[k + 1] === offsets[k] ? EMPTY_LIST : new PackedList(this.readers[shard], offsets[k], offsets[k + 1] - offsets[k]);
+    }
     const keys = this.keys[shard];
     const directory = this.directories[shard];
     const d = k >>> this.shifts[shard];

@@ -98,7 +98,7 @@ export class TextBuilder {
   write(dir: string): { segments: Record<string, SegmentEntry>; parts: Record<string, Record<string, number>> } {
     const terms = this.dict.size;
     const tracks = this.trackPostings.write(dir, 'tt', terms);
-    const artists = this.artistPostings.write(dir, 'ta', terms);
+    const artists = this.artistPostings.write(dir, 'ta', terms, { sparse: true });
     const n = this.trackPostings.docs;
     const cols: Record<string, Uint32Array | Uint16Array | Uint8Array> = {};
     for (const c of COLUMNS) cols[c] = toArray(this.columns[c], n);

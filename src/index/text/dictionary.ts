@@ -41,9 +41,14 @@ export class DictionaryBuilder {
     return id;
   }
 
+  /**
+   * The table's slots: a power of two at most three quarters full (between 3/8 and 3/4 by the term
+   * count). A look-up reads a few neighbouring slots more than a half-empty table would, once per
+   * word of a query; the table is half the size (at 1M tracks, 1.1M terms: 25 MB instead of 50).
+   */
   write(dir: string, name: string): SegmentEntry {
     let size = 16;
-    while (size < this.size * 2) size <<= 1;
+    while (4 * this.size > 3 * size) size <<= 1;
     const mask = size - 1;
     const h1 = new Uint32Array(size);
     const h2 = new Uint32Array(size);

@@ -155,7 +155,7 @@ function preciseStage(ix: TextIndex, catalog: Catalog, names: Names, maxDocs = I
 /** Tracks keyed by the title core with the lead artist or the full credit, in one field. */
 function pairDocs(ix: TextIndex, field: string, { core, lead, full }: Names): number[] {
   const docs = new Set<number>();
-  for (const a of new Set([lead, full])) for (const d of ix.list(ix.trackPostings, field, pairKey(core, a))) docs.add(d);
+  for (const a of new Set([lead, full])) for (const d of ix.list(ix.trackPostings, field, pairKey(core, a)).array()) docs.add(d);
   return [...docs];
 }
 

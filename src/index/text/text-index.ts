@@ -5,15 +5,14 @@
  */
 import { column, type LoadedIndex } from '../store/layout.js';
 import { DictionaryView } from './dictionary.js';
-import { PostingsView } from '../store/postings.js';
+import { PackedPostingsView } from '../store/postings.js';
+import { EMPTY_LIST, type PackedList } from '../store/packed.js';
 import { term } from './terms.js';
-
-const EMPTY = new Uint32Array(0);
 
 export class TextIndex {
   private readonly dict: DictionaryView;
-  readonly trackPostings: PostingsView;
-  readonly artistPostings: PostingsView;
+  readonly trackPostings: PackedPostingsView;
+  readonly artistPostings: PackedPostingsView;
   /** Per track (ordinal = position in track id order). */
   readonly track: {
     id: Uint32Array;
@@ -32,8 +31,8 @@ export class TextIndex {
 
   constructor(index: LoadedIndex) {
     this.dict = new DictionaryView(index, 'text-dict');
-    this.trackPostings = new PostingsView(index, 'tt');
-    this.artistPostings = new PostingsView(index, 'ta');
+    this.trackPostings = new PackedPostingsView(index, 'tt');
+    this.artistPostings = new PackedPostingsView(index, 'ta');
     const u32 = (name: string) => column(index, 'text-tracks', name, 'u32');
     this.track = {
       id: u32('id'),
@@ -51,13 +50,13 @@ export class TextIndex {
   }
 
   /** The posting list of `term(field, value)` (empty when the index has no such term). */
-  list(postings: PostingsView, field: string, value: string): Uint32Array {
+  list(postings: PackedPostingsView, field: string, value: string): PackedList {
     const id = this.dict.lookup(term(field, value));
-    return id < 0 ? EMPTY : postings.list(id);
+    return id < 0 ? EMPTY_LIST : postings.list(id);
   }
 
   /** Posting lists of the grams the index knows, rarest first, and how many grams were asked. */
-  gramLists(postings: PostingsView, field: string, grams: string[]): { lists: Uint32Array[]; grams: number } {
+  gramLists(postings: PackedPostingsView, field: string, grams: string[]): { lists: PackedList[]; grams: number } {
     const lists = grams.map((g) => this.list(postings, field, g)).filter((l) => l.length > 0).sort((a, b) => a.length - b.length);
     return { lists, grams: grams.length };
   }

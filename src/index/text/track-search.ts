@@ -105,8 +105,8 @@ export function rarestLyricsWord(ix: TextIndex, text: string): number {
  * Of `tracks`, those whose lyrics hold every one of `words` (normalised words), in the order given: a
  * membership test per word in its posting list, rarest word first. The tracks are looked up in
  * ascending order, so each search (the track's ordinal, then its place in each list) starts where the
- * previous one ended, and from an interpolated guess (kernel.seek) instead of galloping from the start
- * of a list of up to a million entries.
+ * previous one ended, and from an interpolated guess (kernel.seek, PackedList.seek) instead of galloping
+ * from the start of a list of up to a million entries.
  */
 export function tracksHoldingWords(ix: TextIndex, tracks: readonly number[], words: readonly string[]): number[] {
   const lists = [...new Set(words)].map((w) => ix.list(ix.trackPostings, FIELD.lyrics, w)).sort((a, b) => a.length - b.length);
@@ -124,8 +124,8 @@ export function tracksHoldingWords(ix: TextIndex, tracks: readonly number[], wor
     let all = 1;
     for (let k = 0; k < lists.length && all; k++) {
       const list = lists[k];
-      const p = (from[k] = kernel.seek(list, at, from[k]));
-      if (p >= list.length || list[p] !== at) all = 0;
+      const p = (from[k] = list.seek(at, from[k]));
+      if (p >= list.length || list.at(p) !== at) all = 0;
     }
     holds[i] = all;
   }

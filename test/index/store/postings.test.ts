@@ -1,29 +1,29 @@
 /**
  * Posting lists (src/index/store/postings.ts): built sorted, split into shards under a size limit,
- * read back as shared views, plain or packed (packed.ts): every test runs on both forms.
+ * read back as packed lists (packed.ts), with an offset for every key or for the present keys only
+ * (sparse): every test runs on both forms.
  */
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PackedPostingsView, PostingsBuilder, PostingsView, U32List } from '../../../src/index/store/postings.js';
+import { PackedPostingsView, PostingsBuilder, U32List } from '../../../src/index/store/postings.js';
 import { INDEX_FORMAT, loadGenerationAsync, type Manifest } from '../../../src/index/store/layout.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-/** The lists of a key, as plain views or packed lists decoded whole (and read by position, checked to agree). */
+/** The lists of a key, decoded whole (and read by position, checked to agree). */
 interface Lists {
   list(key: number): Iterable<number> & ArrayLike<number>;
   size(key: number): number;
 }
 
-async function roundTrip(t: Test, docs: number[][], keySpace: number, maxBytes?: number, packed = false): Promise<{ view: Lists; shards: number }> {
+async function roundTrip(t: Test, docs: number[][], keySpace: number, maxBytes?: number, sparse = false): Promise<{ view: Lists; shards: number }> {
   const dir = tempDir(t);
   const builder = new PostingsBuilder();
   for (const keys of docs) builder.add(keys);
-  const { segments, shards } = builder.write(dir, 'p', keySpace, { maxBytes, packed });
+  const { segments, shards } = builder.write(dir, 'p', keySpace, { maxBytes, sparse });
   const manifest: Manifest = { format: INDEX_FORMAT, generation: 1, created: '', catalogSeq: 0, segments, parts: { p: { shards } }, stats: {} };
   writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
   const index = await loadGenerationAsync(dir);
-  if (!packed) return { view: new PostingsView(index, 'p'), shards };
   const view = new PackedPostingsView(index, 'p');
   const into = { scratch: new Uint32Array(4) };
   return {
@@ -40,17 +40,17 @@ async function roundTrip(t: Test, docs: number[][], keySpace: number, maxBytes?:
   };
 }
 
-/** Runs a test's body on plain and on packed shards. */
-function bothForms(name: string, body: (t: Test, packed: boolean) => Promise<void>): void {
-  for (const packed of [false, true]) t.test(`${name} (${packed ? 'packed' : 'plain'})`, (t) => body(t, packed));
+/** Runs a test's body on dense and on sparse shards. */
+function bothForms(name: string, body: (t: Test, sparse: boolean) => Promise<void>): void {
+  for (const sparse of [false, true]) t.test(`${name} (${sparse ? 'sparse' : 'dense'})`, (t) => body(t, sparse));
 }
 
-bothForms('every key lists its documents in order, across shards', async (t, packed) => {
+bothForms('every key lists its documents in order, across shards', async (t, sparse) => {
   // 300 documents with pseudo-random distinct keys out of 50.
   const docs = Array.from({ length: 300 }, (_, d) => [...new Set(Array.from({ length: 8 }, (_, i) => (d * 7 + i * 13 + ((d * i) % 11)) % 50))].sort((a, b) => a - b));
   const expected = Array.from({ length: 50 }, (_, k) => docs.flatMap((keys, d) => (keys.includes(k) ? [d] : [])));
   for (const maxBytes of [undefined, 2048, 600]) {
-    const { view, shards } = await roundTrip(t, docs, 50, maxBytes, packed);
+    const { view, shards } = await roundTrip(t, docs, 50, maxBytes, sparse);
     if (maxBytes) t.ok(shards > 1, `${shards} shards under ${maxBytes} bytes`);
     for (let k = 0; k < 50; k++) {
       t.same([...view.list(k)], expected[k], `key ${k} (max ${maxBytes ?? 'default'})`);
@@ -60,15 +60,15 @@ bothForms('every key lists its documents in order, across shards', async (t, pac
   }
 });
 
-bothForms('a skewed key space: full shards, filled in few passes, every list whole', async (t, packed) => {
+bothForms('a skewed key space: full shards, filled in few passes, every list whole', async (t, sparse) => {
   // Key 0 in every document, keys 1..9 in a tenth of them, keys 10..999 in one each: the uniform
   // ranges of the old layout needed hundreds of shards to fit key 0's; cut by size, a few do.
   const docs = Array.from({ length: 2000 }, (_, d) => [0, ...(d % 10 === 0 ? [1 + ((d / 10) % 9)] : []), ...(d < 990 ? [10 + d] : [])]);
   const maxBytes = 4096;
-  const { view, shards } = await roundTrip(t, docs, 1000, maxBytes, packed);
+  const { view, shards } = await roundTrip(t, docs, 1000, maxBytes, sparse);
   // Key 0's list (8,000 bytes) is a shard of its own; the 990 single-document keys cost 8 bytes each,
   // about 500 to a shard: 3 or 4 shards in all (uniform ranges under 4 KB would take 256).
-  // (Packed shards are cut by the same plain sizes: the limit is a bound, not a target.)
+  // (Shards are cut by their plain sizes: the limit is a bound, not a target.)
   t.ok(shards >= 3 && shards <= 4, `${shards} shards`);
   t.equal(view.size(0), 2000);
   t.same([...view.list(1)], docs.flatMap((keys, d) => (keys.includes(1) ? [d] : [])));
@@ -76,22 +76,22 @@ bothForms('a skewed key space: full shards, filled in few passes, every list who
   t.same([...view.list(999)], [989]);
 });
 
-bothForms('a key whose list alone passes the limit gets a shard of its own', async (t, packed) => {
+bothForms('a key whose list alone passes the limit gets a shard of its own', async (t, sparse) => {
   const docs = Array.from({ length: 500 }, (_, d) => [0, d % 3 === 0 ? 1 : 2]);
-  const { view, shards } = await roundTrip(t, docs, 3, 1024, packed);
+  const { view, shards } = await roundTrip(t, docs, 3, 1024, sparse);
   t.ok(shards >= 2, `${shards} shards`);
   t.equal(view.size(0), 500);
   t.equal(view.size(1) + view.size(2), 500);
 });
 
-bothForms('documents without keys and keys without documents', async (t, packed) => {
-  const { view } = await roundTrip(t, [[], [3], [], [0, 3]], 5, undefined, packed);
+bothForms('documents without keys and keys without documents', async (t, sparse) => {
+  const { view } = await roundTrip(t, [[], [3], [], [0, 3]], 5, undefined, sparse);
   t.same([...view.list(3)], [1, 3]);
   t.same([...view.list(0)], [3]);
   t.same([...view.list(4)], []);
 });
 
-t.test('packed: a sparse key space (2^20 keys, a few hundred with lists) is found through the key directory', async (t) => {
+t.test('sparse: a sparse key space (2^20 keys, a few hundred with lists) is found through the key directory', async (t) => {
   const space = 2 ** 20;
   // Present keys: both ends of the space, runs of neighbours, keys on directory-run boundaries (2^4 apart at 2^20).
   const present = [0, 1, 15, 16, 17, 4095, 4096, space - 2, space - 1, ...Array.from({ length: 300 }, (_, i) => (i * 2654435761) % space)];
