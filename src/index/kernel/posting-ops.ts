@@ -135,7 +135,7 @@ export function union(a: Clause, packed: PackedList, weight: number): Clause {
   return { docs: docs.subarray(0, n), weights: weights.subarray(0, n) };
 }
 
-/** Past this size ratio, intersecting gallops through the longer list instead of merging. */
+/** Past this size ratio, intersecting gallops through a longer array (a union's documents) instead of merging. */
 const GALLOP_RATIO = 16;
 
 /** Documents in every clause, their weights summed; smallest clause first, galloping into larger. */
