@@ -2,13 +2,14 @@
  * Build side of the fingerprint index: one document per recording (commontrack) with lyrics, whose
  * sampled gram buckets go into the posting lists (docs/index.md), numbered from the most popular.
  */
+import path from 'node:path';
 import type { Catalog } from '../../catalog/store.js';
 import { kernel, GRAM, SAMPLE, bucketBitsFor } from '../kernel/kernel.js';
 import { PostingsBuilder, U32List } from '../store/postings.js';
 import { writeSegment, type SegmentEntry } from '../store/layout.js';
 
 export class FingerprintBuilder {
-  private readonly postings = new PostingsBuilder();
+  private readonly postings: PostingsBuilder;
   private readonly tracks = new U32List();
   private readonly commons = new U32List();
   private readonly seen = new Set<number>();
@@ -16,9 +17,10 @@ export class FingerprintBuilder {
   normalizedChars = 0;
   private readonly bits: number;
 
-  /** `tracks`: the catalog's size, which sets the number of posting lists. */
-  constructor(tracks: number) {
+  /** `tracks`: the catalog's size, which sets the number of posting lists; `spill`: a file for the recorded keys (PostingsBuilder). */
+  constructor(tracks: number, spill?: string) {
     this.bits = bucketBitsFor(tracks);
+    this.postings = new PostingsBuilder(spill);
   }
 
   /** Offers a track's normalised lyrics; the first track of each recording with lyrics represents it. */
@@ -78,7 +80,7 @@ export interface FingerprintPart {
 export function buildFingerprintPart(catalog: Catalog, job: FingerprintPartJob): FingerprintPart {
   catalog.refresh();
   const catalogSeq = catalog.lastChange();
-  const builder = new FingerprintBuilder(job.tracks);
+  const builder = new FingerprintBuilder(job.tracks, path.join(job.tmp, 'fp-keys.spill'));
   for (const id of catalog.tracksByPopularity()) {
     const track = catalog.getTrack(id);
     if (!track?.has_lyrics) continue;

@@ -104,7 +104,7 @@ async function writeGeneration(dataDir: string, catalog: Catalog, options: Build
   // Observed here so that a failure of the text part first leaves no unhandled rejection.
   fingerprint.result.catch(() => {});
   const catalogSeq = catalog.lastChange();
-  const text = new TextBuilder(catalog);
+  const text = new TextBuilder(catalog, path.join(tmp, 'tt-keys.spill'));
   let tracks = 0;
   let tx: ReturnType<TextBuilder['write']>;
   try {

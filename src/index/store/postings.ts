@@ -4,54 +4,110 @@
  * list comes out sorted without sorting; stored in shards of whole keys, each a segment under the
  * typed-array limits, and read back as zero-copy views of the shared buffers.
  */
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { column, MAX_SEGMENT_BYTES, writeSegment, type LoadedIndex, type SegmentEntry } from './layout.js';
 import { EMPTY_LIST, pack, PackedList, PackedReader } from './packed.js';
 
 const CHUNK = 1 << 22;
 
-/** An append-only list of uint32 too long for one array. */
+/**
+ * An append-only list of uint32 too long for one array, read back in order. With a spill file, its
+ * full chunks (16 MiB each) are written there instead of kept: the largest lists of an index build
+ * (every document's keys: at 5M tracks 3.4 GB for the fingerprint part and 2.3 GB for the text part)
+ * then sit in the page cache, which the kernel can write out, not in the build's anonymous memory,
+ * and are read back a chunk at a time. dispose() removes the file.
+ */
 export class U32List {
-  private chunks: Uint32Array[] = [];
+  private readonly chunks: Uint32Array[] = [];
   private last = new Uint32Array(CHUNK);
   private used = 0;
+  /** The spill file's descriptor once a chunk was written, and how many were. */
+  private fd?: number;
+  private spilled = 0;
   length = 0;
 
+  constructor(private readonly spill?: string) {}
+
   push(v: number): void {
-    if (this.used === CHUNK) {
-      this.chunks.push(this.last);
-      this.last = new Uint32Array(CHUNK);
-      this.used = 0;
-    }
+    if (this.used === CHUNK) this.seal();
     this.last[this.used++] = v;
     this.length++;
   }
 
-  /** A function returning the values one by one, in order. */
+  private seal(): void {
+    if (this.spill === undefined) {
+      this.chunks.push(this.last);
+      this.last = new Uint32Array(CHUNK);
+    } else {
+      this.fd ??= openSync(this.spill, 'w+');
+      const bytes = new Uint8Array(this.last.buffer);
+      for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.spilled * bytes.length + done);
+      this.spilled++;
+    }
+    this.used = 0;
+  }
+
+  /** The values chunk by chunk, in order (a spilled chunk is read into one buffer, reused). */
+  private *eachChunk(): Generator<Uint32Array> {
+    yield* this.chunks;
+    if (this.fd !== undefined) {
+      const chunk = new Uint32Array(CHUNK);
+      const bytes = new Uint8Array(chunk.buffer);
+      for (let k = 0; k < this.spilled; k++) {
+        for (let done = 0; done < bytes.length; ) {
+          const read = readSync(this.fd, bytes, done, bytes.length - done, k * bytes.length + done);
+          if (read === 0) throw new Error(`${this.spill}: ended before chunk ${k} of ${this.spilled}`);
+          done += read;
+        }
+        yield chunk;
+      }
+    }
+    yield this.last.subarray(0, this.used);
+  }
+
+  /** A function returning the values one by one, in order (call it at most `length` times). */
   reader(): () => number {
-    const all = [...this.chunks, this.last];
-    let c = 0;
+    const chunks = this.eachChunk();
+    let chunk: Uint32Array = new Uint32Array(0);
     let i = 0;
     return () => {
-      if (i === CHUNK) {
-        c++;
+      while (i === chunk.length) {
+        chunk = chunks.next().value as Uint32Array;
         i = 0;
       }
-      return all[c][i++];
+      return chunk[i++];
     };
   }
 
   /** Calls `fn` with every value in order. */
   forEach(fn: (v: number) => void): void {
-    for (const c of this.chunks) for (let i = 0; i < CHUNK; i++) fn(c[i]);
-    for (let i = 0; i < this.used; i++) fn(this.last[i]);
+    for (const chunk of this.eachChunk()) for (let i = 0; i < chunk.length; i++) fn(chunk[i]);
+  }
+
+  /** Frees the values and removes the spill file; `length` stays what was pushed. */
+  dispose(): void {
+    if (this.fd !== undefined) {
+      closeSync(this.fd);
+      rmSync(this.spill!, { force: true });
+    }
+    this.fd = undefined;
+    this.spilled = 0;
+    this.chunks.length = 0;
+    this.last = new Uint32Array(0);
+    this.used = 0;
   }
 }
 
 /** Records each document's keys, in document order, then writes the posting lists. */
 export class PostingsBuilder {
-  private readonly keys = new U32List();
+  private readonly keys: U32List;
   private readonly sizes = new U32List();
   docs = 0;
+
+  /** `spill`: a file for the recorded keys (U32List), removed once the lists are written. */
+  constructor(spill?: string) {
+    this.keys = new U32List(spill);
+  }
 
   /** Adds the next document (ordinal = number of documents added before it) with distinct keys. */
   add(keys: ArrayLike<number>): number {
@@ -73,6 +129,7 @@ export class PostingsBuilder {
    * grows with the catalog times its shards. The postings are stored packed (packed.ts; read with
    * PackedPostingsView). `sparse`: only the keys that have a list are kept, with a directory
    * (keyDirectory), for a hashed key space that is mostly empty; else an offset for every key.
+   * Once only: the recorded keys are freed (and their spill file removed) when it returns.
    */
   write(
     dir: string,
@@ -84,6 +141,14 @@ export class PostingsBuilder {
       sparse?: boolean;
     } = {},
   ): { segments: Record<string, SegmentEntry>; shards: number } {
+    try {
+      return this.writeShards(dir, name, keySpace, maxBytes, sparse);
+    } finally {
+      this.keys.dispose();
+    }
+  }
+
+  private writeShards(dir: string, name: string, keySpace: number, maxBytes: number, sparse: boolean): { segments: Record<string, SegmentEntry>; shards: number } {
     const counts = new Uint32Array(keySpace);
     this.keys.forEach((k) => counts[k]++);
     const ranges = shardRanges(counts, maxBytes);

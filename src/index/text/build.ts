@@ -25,7 +25,7 @@ const COLUMNS = ['id', 'artist', 'common', 'genre1', 'genre2', 'release', 'favou
 
 export class TextBuilder {
   private readonly dict = new DictionaryBuilder();
-  private readonly trackPostings = new PostingsBuilder();
+  private readonly trackPostings: PostingsBuilder;
   private readonly artistPostings = new PostingsBuilder();
   private readonly columns = Object.fromEntries(COLUMNS.map((c) => [c, new U32List()])) as Record<(typeof COLUMNS)[number], U32List>;
   private readonly small = { lang: [] as number[], flags: [] as number[], rating: [] as number[], artistRating: [] as number[] };
@@ -36,8 +36,13 @@ export class TextBuilder {
   /** Works lend their writers to the tracks of their ISRCs (work.post): read here, never copied into tracks. */
   private readonly works: WorkStore;
 
-  constructor(private readonly catalog: Catalog) {
+  /** `spill`: a file for the track lists' recorded keys (PostingsBuilder), the largest of the build's lists. */
+  constructor(
+    private readonly catalog: Catalog,
+    spill?: string,
+  ) {
     this.works = new WorkStore(catalog);
+    this.trackPostings = new PostingsBuilder(spill);
   }
 
   /** Adds a track (in id order) with its lyrics record, if any. */

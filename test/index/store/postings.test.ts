@@ -4,7 +4,7 @@
  * (sparse): every test runs on both forms.
  */
 import t, { type Test } from 'tap';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PackedPostingsView, PostingsBuilder, U32List } from '../../../src/index/store/postings.js';
 import { INDEX_FORMAT, loadGenerationAsync, type Manifest } from '../../../src/index/store/layout.js';
@@ -109,16 +109,40 @@ t.test('sparse: a sparse key space (2^20 keys, a few hundred with lists) is foun
   }
 });
 
-t.test('U32List grows past one chunk and reads back in order', async (t) => {
-  const list = new U32List();
-  const n = (1 << 22) + 1000;
-  for (let i = 0; i < n; i++) list.push(i * 3);
-  t.equal(list.length, n);
-  const next = list.reader();
-  let ok = true;
-  for (let i = 0; i < n; i++) if (next() !== i * 3) ok = false;
-  t.ok(ok, 'reader returns every value in order');
-  let count = 0;
-  list.forEach(() => count++);
-  t.equal(count, n);
+t.test('U32List grows past one chunk and reads back in order, kept in memory or spilled to a file', async (t) => {
+  const chunk = 1 << 22;
+  for (const [n, spill] of [[chunk + 1000, undefined], [2 * chunk + 1000, 'keys.spill'], [2 * chunk, 'exact.spill'], [10, 'small.spill']] as const) {
+    const file = spill && path.join(tempDir(t), spill);
+    const list = new U32List(file);
+    for (let i = 0; i < n; i++) list.push(i * 3);
+    t.equal(list.length, n);
+    if (file) t.equal(existsSync(file), n > chunk, `spill file ${n > chunk ? 'written' : 'not needed'} for ${n} values`);
+    for (let round = 0; round < 2; round++) {
+      const next = list.reader();
+      let wrong = 0;
+      for (let i = 0; i < n; i++) if (next() !== i * 3) wrong++;
+      let count = 0;
+      list.forEach((v) => (count += Number(v === 3 * count)));
+      t.same([wrong, count], [0, n], `read back whole and in order, twice (${n} values${file ? ', spilled' : ''})`);
+    }
+    list.dispose();
+    t.equal(list.length, n, 'the length stays after dispose');
+    if (file) t.notOk(existsSync(file), 'dispose removes the spill file');
+  }
+});
+
+t.test('a builder spilling its recorded keys writes the same lists and removes its file', async (t) => {
+  const dir = tempDir(t);
+  // 4.5M keys: more than a chunk (2^22), so the spilling builder writes its file.
+  const docs = Array.from({ length: 1_500_000 }, (_, d) => [d % 7, 7 + (d % 1000), 2000 + ((d * 31) % 50_000)]);
+  const spill = path.join(dir, 'keys.spill');
+  const lists = [new PostingsBuilder(), new PostingsBuilder(spill)].map((builder, b) => {
+    for (const keys of docs) builder.add(keys);
+    t.equal(builder.entries, 4_500_000);
+    if (b === 1) t.ok(existsSync(spill), 'keys spilled while recording');
+    const { segments } = builder.write(dir, `p${b}`, 60_000);
+    return Object.values(segments).map((e) => readFileSync(path.join(dir, e.file)).toString('base64'));
+  });
+  t.same(lists[1], lists[0], 'the same shards, byte for byte');
+  t.notOk(existsSync(spill), 'the spill file is gone once the lists are written');
 });
