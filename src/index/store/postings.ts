@@ -13,16 +13,17 @@ const CHUNK = 1 << 22;
 /**
  * An append-only list of uint32 too long for one array, read back in order. With a spill file, its
  * full chunks (16 MiB each) are written there instead of kept: the largest lists of an index build
- * (every document's keys: at 5M tracks 3.4 GB for the fingerprint part and 2.3 GB for the text part)
- * then sit in the page cache, which the kernel can write out, not in the build's anonymous memory,
- * and are read back a chunk at a time. dispose() removes the file.
+ * (every document's keys: at 5M tracks about 3.4 GB for the fingerprint part and 2.3 GB for the text
+ * part) then sit in the page cache, which the kernel can write out, not in the build's anonymous
+ * memory, and are read back a chunk at a time. The file is opened for each chunk written or read and
+ * closed at once, so a build stopped part-way (a terminated worker) leaves no descriptor open, only
+ * the file in its generation's directory, which is removed with it. dispose() removes the file.
  */
 export class U32List {
   private readonly chunks: Uint32Array[] = [];
   private last = new Uint32Array(CHUNK);
   private used = 0;
-  /** The spill file's descriptor once a chunk was written, and how many were. */
-  private fd?: number;
+  /** Chunks written to the spill file. */
   private spilled = 0;
   length = 0;
 
@@ -39,9 +40,13 @@ export class U32List {
       this.chunks.push(this.last);
       this.last = new Uint32Array(CHUNK);
     } else {
-      this.fd ??= openSync(this.spill, 'w+');
       const bytes = new Uint8Array(this.last.buffer);
-      for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.spilled * bytes.length + done);
+      const fd = openSync(this.spill, this.spilled === 0 ? 'w' : 'r+');
+      try {
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, this.spilled * bytes.length + done);
+      } finally {
+        closeSync(fd);
+      }
       this.spilled++;
     }
     this.used = 0;
@@ -50,17 +55,20 @@ export class U32List {
   /** The values chunk by chunk, in order (a spilled chunk is read into one buffer, reused). */
   private *eachChunk(): Generator<Uint32Array> {
     yield* this.chunks;
-    if (this.fd !== undefined) {
-      const chunk = new Uint32Array(CHUNK);
-      const bytes = new Uint8Array(chunk.buffer);
-      for (let k = 0; k < this.spilled; k++) {
+    const chunk = new Uint32Array(this.spilled > 0 ? CHUNK : 0);
+    const bytes = new Uint8Array(chunk.buffer);
+    for (let k = 0; k < this.spilled; k++) {
+      const fd = openSync(this.spill!, 'r');
+      try {
         for (let done = 0; done < bytes.length; ) {
-          const read = readSync(this.fd, bytes, done, bytes.length - done, k * bytes.length + done);
+          const read = readSync(fd, bytes, done, bytes.length - done, k * bytes.length + done);
           if (read === 0) throw new Error(`${this.spill}: ended before chunk ${k} of ${this.spilled}`);
           done += read;
         }
-        yield chunk;
+      } finally {
+        closeSync(fd);
       }
+      yield chunk;
     }
     yield this.last.subarray(0, this.used);
   }
@@ -86,11 +94,7 @@ export class U32List {
 
   /** Frees the values and removes the spill file; `length` stays what was pushed. */
   dispose(): void {
-    if (this.fd !== undefined) {
-      closeSync(this.fd);
-      rmSync(this.spill!, { force: true });
-    }
-    this.fd = undefined;
+    if (this.spilled > 0) rmSync(this.spill!, { force: true });
     this.spilled = 0;
     this.chunks.length = 0;
     this.last = new Uint32Array(0);
