@@ -214,15 +214,11 @@ const STORED_GALLOP_RATIO = 128;
 function mergeStored(a: Uint32Array, list: PackedList, keep: (doc: number, i: number, j: number) => void): void {
   if (a.length === 0) return;
   const { reader } = list;
-  const { bases, widths, starts, u8, u16, u32 } = reader;
   let i = 0;
   let doc = a[0];
   for (let p = list.start, end = list.start + list.length; p < end; ) {
-    const b = p >>> BLOCK_SHIFT;
-    const stop = Math.min(end, (b + 1) << BLOCK_SHIFT);
-    const width = widths[b];
-    const last = starts[b] + ((stop - 1) & (BLOCK - 1));
-    if (bases[b] + (width === 1 ? u8[last] : width === 2 ? u16[last] : u32[last]) < doc) {
+    const stop = Math.min(end, ((p >>> BLOCK_SHIFT) + 1) << BLOCK_SHIFT);
+    if (reader.at(stop - 1) < doc) {
       p = stop;
       continue;
     }

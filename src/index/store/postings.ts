@@ -317,10 +317,16 @@ export class PackedPostingsView {
     const shard = this.shards.of(key);
     const k = key - this.shards.firsts[shard];
     if (k >= this.ranges[shard]) return EMPTY_LIST;
-    if (!this.sparse[shard]) {
-      const offsets = this.offsets[shard];
-      return offsets[k + 1] === offsets[k] ? EMPTY_LIST : new PackedList(this.readers[shard], offsets[k], offsets[k + 1] - offsets[k]);
-    }
+    // The key's place among the shard's offsets: the key itself in a dense shard, its index among the present keys in a sparse one.
+    const i = this.sparse[shard] ? this.present(shard, k) : k;
+    if (i < 0) return EMPTY_LIST;
+    const offsets = this.offsets[shard];
+    const length = offsets[i + 1] - offsets[i];
+    return length === 0 ? EMPTY_LIST : new PackedList(this.readers[shard], offsets[i], length);
+  }
+
+  /** The index of key `k` (relative to the shard's first) among a sparse shard's present keys, or -1. */
+  private present(shard: number, k: number): number {
     const keys = this.keys[shard];
     const directory = this.directories[shard];
     const d = k >>> this.shifts[shard];
@@ -333,13 +339,7 @@ export class PackedPostingsView {
       if (keys[mid] < k) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === end || keys[lo] !== k) return EMPTY_LIST;
-    const offsets = this.offsets[shard];
-    return new PackedList(this.readers[shard], offsets[lo], offsets[lo + 1] - offsets[lo]);
-  }
-
-  size(key: number): number {
-    return this.list(key).length;
+    return lo === end || keys[lo] !== k ? -1 : lo;
   }
 }
 
