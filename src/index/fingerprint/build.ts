@@ -41,13 +41,7 @@ export class FingerprintBuilder {
 
   write(dir: string): { segments: Record<string, SegmentEntry>; part: Record<string, number> } {
     const { segments, shards } = this.postings.write(dir, 'fp', 2 ** this.bits, { sparse: true });
-    const track = new Uint32Array(this.docs);
-    const common = new Uint32Array(this.docs);
-    let i = 0;
-    this.tracks.forEach((v) => (track[i++] = v));
-    i = 0;
-    this.commons.forEach((v) => (common[i++] = v));
-    segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track, common });
+    segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track: this.tracks.toArray(), common: this.commons.toArray() });
     return {
       segments,
       part: { docs: this.docs, entries: this.postings.entries, shards, gram: GRAM, sample: SAMPLE, bucketBits: this.bits },

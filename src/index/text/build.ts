@@ -25,6 +25,8 @@ const COLUMNS = ['id', 'artist', 'common', 'genre1', 'genre2', 'release', 'favou
 
 export class TextBuilder {
   private readonly dict = new DictionaryBuilder();
+  /** The distinct terms of the document being added. */
+  private readonly terms = new DocumentTerms();
   private readonly trackPostings: PostingsBuilder;
   private readonly artistPostings = new PostingsBuilder();
   private readonly columns = Object.fromEntries(COLUMNS.map((c) => [c, new U32List()])) as Record<(typeof COLUMNS)[number], U32List>;
@@ -47,9 +49,9 @@ export class TextBuilder {
 
   /** Adds a track (in id order) with its lyrics record, if any. */
   addTrack(t: TrackRecord, lyrics: LyricsRecord | undefined): void {
-    const ids = new Set<number>();
+    const terms = this.terms.start();
     const add = (field: string, values: Iterable<string>) => {
-      for (const v of values) if (v) ids.add(this.dict.id(field, v));
+      for (const v of values) if (v) terms.add(this.dict.id(field, v));
     };
     const title = kernel.normalizeName(t.track_name);
     const core = titleCore(t.track_name);
@@ -65,7 +67,7 @@ export class TextBuilder {
     const lead = artistCore(t.artist_name);
     add(FIELD.precise, [pairKey(core, lead), pairKey(core, artist.variants[0])]);
     add(FIELD.alias, artist.variants.slice(1).map((v) => pairKey(core, v)));
-    this.trackPostings.add(Uint32Array.from(ids).sort());
+    this.trackPostings.add(terms.sorted());
 
     const genres = t.primary_genres.music_genre_list;
     this.columns.id.push(t.track_id);
@@ -88,13 +90,13 @@ export class TextBuilder {
   addArtists(): void {
     for (const { value: a } of this.catalog.artists.getRange(everyId())) {
       const variants = variantsOf(a.artist_name, a);
-      const ids = new Set<number>();
+      const terms = this.terms.start();
       for (const v of variants) {
-        ids.add(this.dict.id(FIELD.artistExact, v));
-        for (const w of kernel.wordsOf(v)) ids.add(this.dict.id(FIELD.artistWord, w));
-        for (const g of trigramsOf(v)) ids.add(this.dict.id(FIELD.artistGram, g));
+        terms.add(this.dict.id(FIELD.artistExact, v));
+        for (const w of kernel.wordsOf(v)) terms.add(this.dict.id(FIELD.artistWord, w));
+        for (const g of trigramsOf(v)) terms.add(this.dict.id(FIELD.artistGram, g));
       }
-      this.artistPostings.add(Uint32Array.from(ids).sort());
+      this.artistPostings.add(terms.sorted());
       this.artistIds.push(a.artist_id);
       this.artistRatings.push(a.artist_rating);
     }
@@ -106,7 +108,7 @@ export class TextBuilder {
     const artists = this.artistPostings.write(dir, 'ta', terms, { sparse: true });
     const n = this.trackPostings.docs;
     const cols: Record<string, Uint32Array | Uint16Array | Uint8Array> = {};
-    for (const c of COLUMNS) cols[c] = toArray(this.columns[c], n);
+    for (const c of COLUMNS) cols[c] = this.columns[c].toArray();
     cols.lang = Uint16Array.from(this.small.lang);
     cols.flags = Uint8Array.from(this.small.flags);
     cols.rating = Uint8Array.from(this.small.rating);
@@ -117,7 +119,7 @@ export class TextBuilder {
       'text-dict': this.dict.write(dir, 'text-dict'),
       'text-tracks': writeSegment(dir, 'text-tracks.bin', cols),
       'text-artists': writeSegment(dir, 'text-artists.bin', {
-        id: toArray(this.artistIds, this.artistPostings.docs),
+        id: this.artistIds.toArray(),
         rating: Uint8Array.from(this.artistRatings),
       }),
     };
@@ -173,9 +175,34 @@ export function writersOf(t: TrackRecord, lyrics: LyricsRecord | undefined): str
   return names;
 }
 
-function toArray(list: U32List, n: number): Uint32Array {
-  const out = new Uint32Array(n);
-  let i = 0;
-  list.forEach((v) => (out[i++] = v));
-  return out;
+/**
+ * The distinct term ids of one document, collected in a scratch array, then sorted and deduplicated
+ * in place (a Set of numbers and Uint32Array.from over it cost twice as much). sorted() hands back a
+ * view of the scratch array, valid until the next document starts.
+ */
+export class DocumentTerms {
+  private ids = new Uint32Array(1 << 10);
+  private size = 0;
+
+  start(): this {
+    this.size = 0;
+    return this;
+  }
+
+  add(id: number): void {
+    if (this.size === this.ids.length) {
+      const grown = new Uint32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.size++] = id;
+  }
+
+  /** The document's terms, ascending, each once. */
+  sorted(): Uint32Array {
+    const ids = this.ids.subarray(0, this.size).sort();
+    let n = 0;
+    for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) ids[n++] = ids[i];
+    return ids.subarray(0, n);
+  }
 }

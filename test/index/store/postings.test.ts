@@ -91,6 +91,18 @@ bothForms('documents without keys and keys without documents', async (t, sparse)
   t.same([...view.list(4)], []);
 });
 
+t.test('dense: the offsets cover the key space exactly, whatever the largest key with a list', async (t) => {
+  // The builder counts keys as they come, in an array that grows by doubling past the largest key
+  // (70,000 here: 131,072 entries); keys from there to the key space's end have no list.
+  for (const keySpace of [70_001, 100_000, 300_000]) {
+    const builder = new PostingsBuilder();
+    builder.add([5, 70_000]);
+    builder.add([70_000]);
+    const { segments } = builder.write(tempDir(t), 'p', keySpace);
+    t.equal(segments['p-0'].columns.offsets.length, keySpace + 1, `offsets for ${keySpace} keys`);
+  }
+});
+
 t.test('sparse: a sparse key space (2^20 keys, a few hundred with lists) is found through the key directory', async (t) => {
   const space = 2 ** 20;
   // Present keys: both ends of the space, runs of neighbours, keys on directory-run boundaries (2^4 apart at 2^20).
@@ -114,16 +126,23 @@ t.test('U32List grows past one chunk and reads back in order, kept in memory or 
   for (const [n, spill] of [[chunk + 1000, undefined], [2 * chunk + 1000, 'keys.spill'], [2 * chunk, 'exact.spill'], [10, 'small.spill']] as const) {
     const file = spill && path.join(tempDir(t), spill);
     const list = new U32List(file);
-    for (let i = 0; i < n; i++) list.push(i * 3);
+    // Pushed one by one, then the second half in uneven runs (pushAll across chunk ends).
+    const half = n >> 1;
+    for (let i = 0; i < half; i++) list.push(i * 3);
+    for (let i = half; i < n; ) {
+      const run = Math.min(n - i, 1 + ((i * 7919) % 300_000));
+      list.pushAll(Uint32Array.from({ length: run }, (_, j) => (i + j) * 3));
+      i += run;
+    }
     t.equal(list.length, n);
     if (file) t.equal(existsSync(file), n > chunk, `spill file ${n > chunk ? 'written' : 'not needed'} for ${n} values`);
     for (let round = 0; round < 2; round++) {
-      const next = list.reader();
       let wrong = 0;
-      for (let i = 0; i < n; i++) if (next() !== i * 3) wrong++;
       let count = 0;
-      list.forEach((v) => (count += Number(v === 3 * count)));
-      t.same([wrong, count], [0, n], `read back whole and in order, twice (${n} values${file ? ', spilled' : ''})`);
+      for (const chunk of list.eachChunk()) for (const v of chunk) if (v !== 3 * count++) wrong++;
+      const whole = list.toArray();
+      const wrongWhole = whole.filter((v, i) => v !== 3 * i).length;
+      t.same([wrong, count, wrongWhole, whole.length], [0, n, 0, n], `read back whole and in order, twice (${n} values${file ? ', spilled' : ''})`);
     }
     list.dispose();
     t.equal(list.length, n, 'the length stays after dispose');
