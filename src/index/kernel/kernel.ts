@@ -6,7 +6,7 @@
  * `Kernel` — the native one native-index/ is for — can take the TypeScript one's place without
  * touching them. The TypeScript implementation (the modules beside this one) stays the reference.
  */
-import { normalizeName, normalizeText, wordsOf } from './normalize.js';
+import { hasUnspaced, normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { indexKeys } from './grams.js';
 import { QueryGrams } from './coverage.js';
 import { contains, intersect, lowerBound, seek, union, VoteBoard, type Clause, type Matched } from './posting-ops.js';
@@ -20,6 +20,8 @@ export interface Kernel {
   normalizeName(name: string): string;
   /** The words of a normalised text. */
   wordsOf(normalized: string): string[];
+  /** Whether a normalised text's words are exactly its runs between spaces (no unspaced script for wordsOf to cut). */
+  spacedWords(normalized: string): boolean;
   /** The fingerprint keys of a normalised text (sampled gram buckets), in `scratch`'s memory. */
   indexKeys(normalized: string, scratch: Uint32Array, bucketBits: number): Uint32Array;
   /** A query's grams, ready to verify candidate lyrics against. */
@@ -45,6 +47,7 @@ export const tsKernel: Kernel = {
   normalizeText,
   normalizeName,
   wordsOf,
+  spacedWords: (normalized) => !hasUnspaced(normalized),
   indexKeys,
   queryGrams: (normalized) => new QueryGrams(normalized),
   union,

@@ -100,6 +100,8 @@ function normalizeLatin(text: string): string | undefined {
 
 /** Han, kana and Hangul: scripts written without spaces between words. */
 const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
+/** Whether a normalised text holds a script written without spaces (wordsOf cuts its runs into pairs). */
+export const hasUnspaced = (normalized: string): boolean => UNSPACED.test(normalized);
 const UNSPACED_RUN = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}ー]+/gu;
 
 /**

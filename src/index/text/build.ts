@@ -5,7 +5,7 @@
  */
 import { everyId, type Catalog } from '../../catalog/store.js';
 import type { ArtistRecord, LyricsRecord, TrackRecord } from '../../catalog/records.js';
-import { DictionaryBuilder } from './dictionary.js';
+import { DictionaryBuilder, type FieldHasher } from './dictionary.js';
 import { PostingsBuilder, U32List } from '../store/postings.js';
 import { writeSegment, type SegmentEntry } from '../store/layout.js';
 import { kernel } from '../kernel/kernel.js';
@@ -27,6 +27,10 @@ export class TextBuilder {
   private readonly dict = new DictionaryBuilder();
   /** The distinct terms of the document being added. */
   private readonly terms = new DocumentTerms();
+  /** The words of the lyric being added, by their hashes. */
+  private readonly seenWords = new HashSet();
+  /** Hashes lyrics words (made at the first one, so fields keep the order they were first used in). */
+  private lyricsHasher: FieldHasher | undefined;
   private readonly trackPostings: PostingsBuilder;
   private readonly artistPostings = new PostingsBuilder();
   private readonly columns = Object.fromEntries(COLUMNS.map((c) => [c, new U32List()])) as Record<(typeof COLUMNS)[number], U32List>;
@@ -58,8 +62,7 @@ export class TextBuilder {
     const artist = this.artistTerms(t.artist_id, t.artist_name);
     add(FIELD.title, kernel.wordsOf(title));
     add(FIELD.artist, artist.words);
-    // A song repeats its words (choruses): each distinct one costs one probe of the big dictionary.
-    if (lyrics && lyrics.lyrics_body) add(FIELD.lyrics, new Set(kernel.wordsOf(kernel.normalizeText(lyrics.lyrics_body))));
+    if (lyrics && lyrics.lyrics_body) this.addLyricsWords(kernel.normalizeText(lyrics.lyrics_body));
     const linked = this.works.creditsFor(t.track_isrc);
     const writers = linked ? [...writersOf(t, lyrics), ...writerNames(linked)] : writersOf(t, lyrics);
     add(FIELD.writer, writers.flatMap((w) => kernel.wordsOf(kernel.normalizeName(w))));
@@ -84,6 +87,30 @@ export class TextBuilder {
     );
     this.small.rating.push(t.track_rating);
     this.small.artistRating.push(artist.rating);
+  }
+
+  /**
+   * The lyrics' words, each distinct one once (a song repeats its chorus: each costs a probe of the
+   * big dictionary). A text of spaced scripts only is read in place: each word hashed where it stands
+   * and told apart from the song's others by its hashes, no word cut out as a string; others go
+   * through wordsOf, which cuts unspaced runs into pairs.
+   */
+  private addLyricsWords(normalized: string): void {
+    if (!kernel.spacedWords(normalized)) {
+      for (const w of new Set(kernel.wordsOf(normalized))) if (w) this.terms.add(this.dict.id(FIELD.lyrics, w));
+      return;
+    }
+    const seen = this.seenWords.start((normalized.length >> 1) + 1);
+    for (let from = 0; from < normalized.length; ) {
+      let to = normalized.indexOf(' ', from);
+      if (to < 0) to = normalized.length;
+      if (to > from) {
+        const hasher = (this.lyricsHasher ??= this.dict.field(FIELD.lyrics));
+        hasher.hash(normalized, from, to);
+        if (seen.first(hasher.h1, hasher.h2)) this.terms.add(this.dict.idOf(hasher));
+      }
+      from = to + 1;
+    }
   }
 
   /** Adds every artist (after the tracks): name postings for artist.search. */
@@ -173,6 +200,46 @@ export function writersOf(t: TrackRecord, lyrics: LyricsRecord | undefined): str
   const line = lyrics ? WRITERS_LINE.exec(lyrics.lyrics_copyright) : null;
   if (line) names.push(...line[1].split(/\s*[,;]\s*|\s+&\s+/));
   return names;
+}
+
+/**
+ * A set of hash pairs for one document at a time: open addressing over a table at most half full,
+ * whose slots count as empty unless stamped with the current document (start() empties it in O(1)).
+ */
+export class HashSet {
+  private keys = new Uint32Array(2 * 1024);
+  private stamps = new Uint32Array(1024);
+  private stamp = 0;
+
+  /** Empties the set for a document of at most `capacity` members. */
+  start(capacity: number): this {
+    if (2 * capacity > this.stamps.length) {
+      let slots = this.stamps.length;
+      while (slots < 2 * capacity) slots *= 2;
+      this.keys = new Uint32Array(2 * slots);
+      this.stamps = new Uint32Array(slots);
+      this.stamp = 0;
+    }
+    if (++this.stamp === 0xffff_ffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+    return this;
+  }
+
+  /** Adds (a, b); whether it was not in the set yet. */
+  first(a: number, b: number): boolean {
+    const mask = this.stamps.length - 1;
+    for (let slot = b & mask; ; slot = (slot + 1) & mask) {
+      if (this.stamps[slot] !== this.stamp) {
+        this.stamps[slot] = this.stamp;
+        this.keys[2 * slot] = a;
+        this.keys[2 * slot + 1] = b;
+        return true;
+      }
+      if (this.keys[2 * slot] === a && this.keys[2 * slot + 1] === b) return false;
+    }
+  }
 }
 
 /**

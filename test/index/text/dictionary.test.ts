@@ -2,7 +2,8 @@
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DictionaryBuilder, DictionaryView } from '../../../src/index/text/dictionary.js';
+import { DictionaryBuilder, DictionaryView, termHashes } from '../../../src/index/text/dictionary.js';
+import { HashSet } from '../../../src/index/text/build.js';
 import { INDEX_FORMAT, loadGenerationAsync, type Manifest } from '../../../src/index/store/layout.js';
 import { term } from '../../../src/index/text/terms.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -31,4 +32,46 @@ t.test('terms are found with their ids and absent ones are not, from an empty ta
     });
     t.equal(wrong, 0, `${count} terms`);
   }
+});
+
+t.test('a word hashed where it stands in a text is the term spelled out: same hashes, same id', async (t) => {
+  const builder = new DictionaryBuilder();
+  const text = 'the night is young and the night is ours ü 日本 x';
+  const words = text.split(' ');
+  const hasher = builder.field('l');
+  let from = 0;
+  let wrong = 0;
+  for (const w of words) {
+    hasher.hash(text, from, from + w.length);
+    const [a, b] = termHashes(term('l', w));
+    if (hasher.h1 !== a || hasher.h2 !== b) wrong++;
+    // The id through the hasher, then by the spelled-out term: one id per distinct word.
+    if (builder.idOf(hasher) !== builder.id('l', w)) wrong++;
+    from += w.length + 1;
+  }
+  t.equal(wrong, 0, `${words.length} words`);
+  t.equal(builder.size, new Set(words).size, 'each distinct word once');
+  t.not(builder.id('t', 'night'), builder.id('l', 'night'), 'the same word in another field is another term');
+});
+
+t.test('the per-document set of hash pairs: members found, others not, emptied by start(), grown for long documents', async (t) => {
+  const set = new HashSet();
+  let wrong = 0;
+  for (const size of [0, 1, 10, 500, 600, 5000, 20]) {
+    set.start(size);
+    const seen = new Set<string>();
+    for (let i = 0; i < 2 * size; i++) {
+      // `size` distinct pairs, each twice, many sharing their second half (b alike, a different).
+      const j = i % Math.max(1, size);
+      const a = (j * 2654435761) >>> 0;
+      const b = (j % 7) * 40503;
+      const key = `${a},${b}`;
+      if (set.first(a, b) !== !seen.has(key)) wrong++;
+      seen.add(key);
+    }
+  }
+  t.equal(wrong, 0);
+  set.start(3);
+  t.ok(set.first(1, 2), 'a new document starts empty');
+  t.notOk(set.first(1, 2));
 });
