@@ -1,7 +1,7 @@
 /**
  * Posting lists: for each key (a gram bucket, a term id) the ascending ordinals of the documents
- * that hold it. Built in two passes over what the builder recorded (count per key, then fill), so a
- * list comes out sorted without sorting; stored in shards of whole keys, each a segment under the
+ * that hold it. Each key's count is kept as documents are added, which places every list; a fill
+ * pass then puts what the builder recorded in place, so a list comes out sorted without sorting; stored in shards of whole keys, each a segment under the
  * typed-array limits, and read back as zero-copy views of the shared buffers.
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -106,12 +106,16 @@ export class U32List {
   }
 }
 
+/** Keys a builder takes at most (its counts array then holds 1 GiB); a key space is far smaller. */
+const MAX_KEYS = 2 ** 28;
+
 /** Records each document's keys, in document order, then writes the posting lists. */
 export class PostingsBuilder {
   private readonly keys: U32List;
   private readonly sizes = new U32List();
   /** Entries per key so far (grown as keys appear): the lists' lengths, without a pass over the keys. */
   private counts: Uint32Array<ArrayBuffer> = new Uint32Array(1 << 16);
+  private written = false;
   docs = 0;
 
   /** `spill`: a file for the recorded keys (U32List), removed once the lists are written. */
@@ -121,18 +125,21 @@ export class PostingsBuilder {
 
   /** Adds the next document (ordinal = number of documents added before it) with distinct keys. */
   add(keys: Uint32Array | readonly number[]): number {
-    this.keys.pushAll(keys instanceof Uint32Array ? keys : Uint32Array.from(keys));
+    if (this.written) throw new Error('a posting list builder takes no document once written');
+    const stored = keys instanceof Uint32Array ? keys : Uint32Array.from(keys);
     let counts = this.counts;
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i];
+    for (let i = 0; i < stored.length; i++) {
+      const k = stored[i];
       if (k >= counts.length) counts = this.growCounts(k + 1);
       counts[k]++;
     }
-    this.sizes.push(keys.length);
+    this.keys.pushAll(stored);
+    this.sizes.push(stored.length);
     return this.docs++;
   }
 
   private growCounts(min: number): Uint32Array<ArrayBuffer> {
+    if (min > MAX_KEYS) throw new Error(`key ${min - 1} is past the ${MAX_KEYS} keys a posting list builder takes`);
     let length = this.counts.length * 2;
     while (length < min) length *= 2;
     const grown = new Uint32Array(length);
@@ -165,6 +172,8 @@ export class PostingsBuilder {
       sparse?: boolean;
     } = {},
   ): { segments: Record<string, SegmentEntry>; shards: number } {
+    if (this.written) throw new Error('a posting list builder is written once');
+    this.written = true;
     try {
       return this.writeShards(dir, name, keySpace, maxBytes, sparse);
     } finally {

@@ -209,7 +209,8 @@ export function writersOf(t: TrackRecord, lyrics: LyricsRecord | undefined): str
 export class HashSet {
   private keys = new Uint32Array(2 * 1024);
   private stamps = new Uint32Array(1024);
-  private stamp = 0;
+  /** Never 0, the stamp of a slot never used. */
+  private stamp = 1;
 
   /** Empties the set for a document of at most `capacity` members. */
   start(capacity: number): this {
@@ -218,7 +219,7 @@ export class HashSet {
       while (slots < 2 * capacity) slots *= 2;
       this.keys = new Uint32Array(2 * slots);
       this.stamps = new Uint32Array(slots);
-      this.stamp = 0;
+      this.stamp = 1;
     }
     if (++this.stamp === 0xffff_ffff) {
       this.stamps.fill(0);

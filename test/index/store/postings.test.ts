@@ -103,6 +103,28 @@ t.test('dense: the offsets cover the key space exactly, whatever the largest key
   }
 });
 
+t.test('documents without keys around a chunk boundary of the recorded entries keep their numbers', async (t) => {
+  // Document 0 fills the first chunk (2^22 entries) but two; then empty documents, one whose three
+  // keys straddle the boundary, empty ones again, and a last one.
+  const chunk = 1 << 22;
+  const space = chunk;
+  const docs: number[][] = [Array.from({ length: chunk - 2 }, (_, k) => k), [], [], [0, 1, 2], [], [], [], [7], []];
+  const { view } = await roundTrip(t, docs, space);
+  t.same([...view.list(0)], [0, 3]);
+  t.same([...view.list(2)], [0, 3]);
+  t.same([...view.list(7)], [0, 7]);
+  t.same([...view.list(chunk - 3)], [0]);
+  t.same([...view.list(chunk - 1)], []);
+});
+
+t.test('a key past the key space, or a document after the write, is an error, not a wrong list', async (t) => {
+  const builder = new PostingsBuilder();
+  builder.add([1, 5]);
+  t.throws(() => builder.write(tempDir(t), 'p', 3), /beyond the key space of 3/);
+  t.throws(() => builder.add([0]), /no document once written/);
+  t.throws(() => new PostingsBuilder().add([2 ** 29]), /past the 268435456 keys/);
+});
+
 t.test('sparse: a sparse key space (2^20 keys, a few hundred with lists) is found through the key directory', async (t) => {
   const space = 2 ** 20;
   // Present keys: both ends of the space, runs of neighbours, keys on directory-run boundaries (2^4 apart at 2^20).

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DictionaryBuilder, DictionaryView, termHashes } from '../../../src/index/text/dictionary.js';
 import { HashSet } from '../../../src/index/text/build.js';
-import { INDEX_FORMAT, loadGenerationAsync, type Manifest } from '../../../src/index/store/layout.js';
+import { column, INDEX_FORMAT, loadGenerationAsync, type Manifest } from '../../../src/index/store/layout.js';
 import { term } from '../../../src/index/text/terms.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -74,4 +74,40 @@ t.test('the per-document set of hash pairs: members found, others not, emptied b
   set.start(3);
   t.ok(set.first(1, 2), 'a new document starts empty');
   t.notOk(set.first(1, 2));
+});
+
+t.test('the stored table is the one a dictionary of term strings writes: fields in the order first used, the terms of each field in id order', async (t) => {
+  // The former builder: a Map of values per field (insertion order), each term spelled out to be hashed.
+  const reference = (terms: (readonly [string, string])[]) => {
+    const fields = new Map<string, Map<string, number>>();
+    let size = 0;
+    for (const [field, value] of terms) {
+      const values = fields.get(field) ?? fields.set(field, new Map()).get(field)!;
+      if (!values.has(value)) values.set(value, size++);
+    }
+    let slots = 16;
+    while (4 * size > 3 * slots) slots <<= 1;
+    const [h1, h2, ids] = [new Uint32Array(slots), new Uint32Array(slots), new Uint32Array(slots)];
+    for (const [field, values] of fields) {
+      for (const [value, id] of values) {
+        const [a, b] = termHashes(term(field, value));
+        let slot = a & (slots - 1);
+        while (ids[slot] !== 0) slot = (slot + 1) & (slots - 1);
+        [h1[slot], h2[slot], ids[slot]] = [a, b, id + 1];
+      }
+    }
+    return { h1, h2, ids };
+  };
+  // Fields first used in mixed order, values repeating across and within fields, enough to collide in the table.
+  const fieldsInUse = ['t', 'l', 'a', 'l', 'g', 'w', 't'];
+  const terms = Array.from({ length: 5000 }, (_, i) => [fieldsInUse[i % fieldsInUse.length], `w${(i * 31) % 1700}`] as const);
+  const builder = new DictionaryBuilder();
+  for (const [field, value] of terms) builder.id(field, value);
+  const dir = tempDir(t);
+  const entry = builder.write(dir, 'dict');
+  const manifest: Manifest = { format: INDEX_FORMAT, generation: 1, created: '', catalogSeq: 0, segments: { dict: entry }, parts: {}, stats: {} };
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+  const index = await loadGenerationAsync(dir);
+  const expected = reference(terms);
+  for (const name of ['h1', 'h2', 'ids'] as const) t.same([...column(index, 'dict', name, 'u32')], [...expected[name]], `${name}: ${expected[name].length} slots`);
 });
