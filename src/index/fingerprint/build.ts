@@ -23,6 +23,11 @@ export class FingerprintBuilder {
     this.postings = new PostingsBuilder(spill);
   }
 
+  /** Whether a recording has its document already (its lyrics need no reading). */
+  has(commontrackId: number): boolean {
+    return this.seen.has(commontrackId);
+  }
+
   /** Offers a track's normalised lyrics; the first track of each recording with lyrics represents it. */
   add(trackId: number, commontrackId: number, text: string): void {
     if (this.seen.has(commontrackId)) return;
@@ -77,7 +82,7 @@ export function buildFingerprintPart(catalog: Catalog, job: FingerprintPartJob):
   const builder = new FingerprintBuilder(job.tracks, path.join(job.tmp, 'fp-keys.spill'));
   for (const id of catalog.tracksByPopularity()) {
     const track = catalog.getTrack(id);
-    if (!track?.has_lyrics) continue;
+    if (!track?.has_lyrics || builder.has(track.commontrack_id)) continue;
     const lyrics = catalog.getContent('lyrics', track.track_id);
     if (lyrics?.lyrics_body && !lyrics.instrumental) builder.add(track.track_id, track.commontrack_id, kernel.normalizeText(lyrics.lyrics_body));
   }
