@@ -1,12 +1,14 @@
 /**
  * Posting lists: for each key (a gram bucket, a term id) the ascending ordinals of the documents
  * that hold it. Each key's count is kept as documents are added, which places every list; a fill
- * pass then puts what the builder recorded in place, so a list comes out sorted without sorting; stored in shards of whole keys, each a segment under the
- * typed-array limits, and read back as zero-copy views of the shared buffers.
+ * pass then puts what the builder recorded in place, so a list comes out sorted without sorting.
+ * Stored in shards of whole keys, each a segment under the typed-array limits, and read back as
+ * zero-copy views of the shared buffers.
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { column, MAX_SEGMENT_BYTES, writeSegment, type LoadedIndex, type SegmentEntry } from './layout.js';
 import { EMPTY_LIST, pack, PackedList, PackedReader } from './packed.js';
+import { grown } from '../../util/grown.js';
 
 const CHUNK = 1 << 22;
 
@@ -140,11 +142,7 @@ export class PostingsBuilder {
 
   private growCounts(min: number): Uint32Array<ArrayBuffer> {
     if (min > MAX_KEYS) throw new Error(`key ${min - 1} is past the ${MAX_KEYS} keys a posting list builder takes`);
-    let length = this.counts.length * 2;
-    while (length < min) length *= 2;
-    const grown = new Uint32Array(length);
-    grown.set(this.counts);
-    return (this.counts = grown);
+    return (this.counts = grown(this.counts, min));
   }
 
   get entries(): number {

@@ -13,6 +13,7 @@ import { artistCore, titleCore, trigramsOf } from './names.js';
 import { FIELD, FLAG, packDate, packLanguage, pairKey } from './terms.js';
 import { WorkStore } from '../../works/store.js';
 import { writerNames } from '../../works/credits.js';
+import { grown } from '../../util/grown.js';
 
 interface ArtistTerms {
   rating: number;
@@ -249,7 +250,7 @@ export class HashSet {
  * view of the scratch array, valid until the next document starts.
  */
 export class DocumentTerms {
-  private ids = new Uint32Array(1 << 10);
+  private ids: Uint32Array<ArrayBuffer> = new Uint32Array(1 << 10);
   private size = 0;
 
   start(): this {
@@ -258,11 +259,7 @@ export class DocumentTerms {
   }
 
   add(id: number): void {
-    if (this.size === this.ids.length) {
-      const grown = new Uint32Array(this.ids.length * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
+    if (this.size === this.ids.length) this.ids = grown(this.ids);
     this.ids[this.size++] = id;
   }
 

@@ -5,6 +5,7 @@
  */
 import { column, writeSegment, type LoadedIndex, type SegmentEntry } from '../store/layout.js';
 import { term } from './terms.js';
+import { grown } from '../../util/grown.js';
 
 /** The two hashes' states before any character (the hashes of the empty string, unfinished). */
 const START_A = 0x811c9dc5;
@@ -75,8 +76,8 @@ export class DictionaryBuilder {
   /** Each field's hasher, in the order fields were first used (write() stores terms field by field). */
   private readonly hashers = new Map<string, FieldHasher>();
   /** By id: the term's field (its place in `hashers`) and its hashes. */
-  private fieldOf = new Uint8Array(1024);
-  private hashesOf = new Uint32Array(2 * 1024);
+  private fieldOf: Uint8Array<ArrayBuffer> = new Uint8Array(1024);
+  private hashesOf: Uint32Array<ArrayBuffer> = new Uint32Array(2 * 1024);
   /** Distinct terms so far. */
   size = 0;
 
@@ -164,13 +165,6 @@ export class DictionaryBuilder {
     }
     return writeSegment(dir, `${name}.bin`, { h1, h2, ids });
   }
-}
-
-/** A copy of `a` twice as long, the rest zero. */
-function grown<T extends Uint8Array | Uint32Array>(a: T): T {
-  const out = new (a.constructor as new (n: number) => T)(a.length * 2);
-  out.set(a);
-  return out;
 }
 
 export class DictionaryView {
