@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { Packr } from 'msgpackr';
 import { linesOf, type ReadProgress } from './lines.js';
 import { precompute, syncedForms, type SyncedForms } from './derive.js';
-import { hashOf, parseLine, type HashedRecord, type ParsedBatch, type ParseRequest } from './parse.js';
+import { hashOfLine, parseLine, type HashedRecord, type ParsedBatch, type ParseRequest } from './parse.js';
 import { nameThisThread } from '../util/thread-name.js';
 
 nameThisThread('refrain-parse');
@@ -49,7 +49,7 @@ async function send(): Promise<void> {
 }
 
 for (const file of files) {
-  for await (const { n, text } of linesOf(file, progress)) {
+  for await (const { n, text, bytes } of linesOf(file, progress)) {
     out.lines++;
     const parsed = parseLine(text);
     if (!parsed.ok) {
@@ -63,7 +63,7 @@ for (const file of files) {
       precompute(parsed.record);
       synced = syncedForms(parsed.record);
     }
-    records.push({ record: parsed.record, hash: hashOf(text), ...(synced && { synced }) });
+    records.push({ record: parsed.record, hash: hashOfLine(text, bytes), ...(synced && { synced }) });
     if (records.length >= batchSize) await send();
   }
 }

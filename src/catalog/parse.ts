@@ -2,6 +2,7 @@
  * Parsing and validating one import line, shared by the import's reading thread and its strict
  * first pass; and the messages between that thread and the importer.
  */
+import { isUtf8 } from 'node:buffer';
 import { xxh64 } from '@node-rs/xxhash';
 import { importRecordSchema, type ImportRecord } from './schema.js';
 import type { SyncedForms } from './derive.js';
@@ -24,6 +25,12 @@ export interface HashedRecord {
 
 /** The change-detection hash of a record: xxh64 of its text (the import line's own, when there is one). */
 export const hashOf = (text: string): string => xxh64(text).toString(16);
+
+/**
+ * hashOf a line's text, given also the bytes it was read from: valid UTF-8 bytes are the text's own
+ * encoding, so they are hashed as they are instead of encoding the text again (the same hash).
+ */
+export const hashOfLine = (text: string, bytes: Uint8Array): string => xxh64(isUtf8(bytes) ? bytes : text).toString(16);
 
 /** Parse and validate one line of the import format. */
 export function parseLine(text: string): ParsedLine {

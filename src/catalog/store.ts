@@ -18,7 +18,9 @@
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
+import { RESET_BUFFER_MODE } from 'msgpackr';
 import { trainDictionary } from './dictionary.js';
+import { Lz4DictionaryCompressor } from '../util/lz4.js';
 import { decodeSynced, richsyncJsonString } from './synced.js';
 import {
   byPopularity,
@@ -74,7 +76,15 @@ export type ContentKind = (typeof CONTENT_KINDS)[number];
 
 /** The databases of records, each with its own compression dictionary in a format-3 catalog. */
 const RECORD_DATABASES = ['tracks', 'artists', 'albums', ...CONTENT_KINDS] as const;
-type RecordDatabase = (typeof RECORD_DATABASES)[number];
+export type RecordDatabase = (typeof RECORD_DATABASES)[number];
+
+/** How a write transaction writes one record database's records (Catalog.recordWrites). */
+export interface RecordWrites {
+  /** The handle a put goes to. */
+  readonly db: Database<unknown, number>;
+  /** What that put is given for a record: the record itself, or the bytes the database stores for it. */
+  stored(record: object): unknown;
+}
 /** Where a record database's dictionary is kept, in `meta`. */
 const dictionaryKey = (name: RecordDatabase): string => `catalog:dictionary:${name}`;
 /**
@@ -132,6 +142,10 @@ export class Catalog {
   private readonly unsealed: Partial<Record<RecordDatabase, Database<unknown, number>>> = {};
   /** Databases sealed by the write transaction under way: unsealed again if it does not commit. */
   private readonly sealedNow = new Set<RecordDatabase>();
+  /** Format 3: each record database opened raw (binary values, no compression), for recordWrites. */
+  private readonly raw: Partial<Record<RecordDatabase, Database<unknown, number>>> = {};
+  /** recordWrites of each record database handle (a database's handle changes when it is sealed). */
+  private readonly writes = new WeakMap<Database<unknown, number>, RecordWrites>();
 
   private constructor(
     root: RootDatabase,
@@ -183,6 +197,36 @@ export class Catalog {
     const dictionary = this.meta.get(dictionaryKey(name)) as Uint8Array | undefined;
     if (!dictionary) return this.unsealed[name]!;
     return (this.sealed[name] = this.openRecords(name, Buffer.from(dictionary)));
+  }
+
+  /**
+   * How a write transaction writes records of `name`. A database with a dictionary is written through
+   * a raw handle of the same database, each record encoded with the database's own encoder (its
+   * shared structures) and compressed here by util/lz4.ts into the form lmdb-js stores and
+   * decompresses on read. lmdb-js's own compression loads the dictionary again before every value:
+   * 10–30 µs a value against 3–10 µs here, most of an import's writing time (docs/benchmarks.md,
+   * "Import: where the time goes"). Other databases are written with records as they are.
+   */
+  recordWrites(name: RecordDatabase): RecordWrites {
+    const db = this.records(name);
+    let writes = this.writes.get(db);
+    if (!writes) this.writes.set(db, (writes = this.writesOf(name, db)));
+    return writes;
+  }
+
+  private writesOf(name: RecordDatabase, db: Database<unknown, number>): RecordWrites {
+    const dictionary = db === this.unsealed[name] ? undefined : (this.meta.get(dictionaryKey(name)) as Uint8Array | undefined);
+    if (!this.dictionaries || !dictionary) return { db, stored: (record) => record };
+    const compressor = new Lz4DictionaryCompressor(dictionary);
+    const encoder = (db as unknown as { encoder: { encode(value: unknown, mode: number): Uint8Array } }).encoder;
+    return {
+      db: (this.raw[name] ??= this.openRecords(name, false, 'binary')),
+      stored: (record) => {
+        const bytes = encoder.encode(record, RESET_BUFFER_MODE);
+        // As lmdb-js decides: short values stay raw, unless their first byte would read as a compression header.
+        return bytes.length < DICTIONARY_THRESHOLD && bytes.length > 0 && bytes[0] < 250 ? bytes : compressor.compress(bytes);
+      },
+    };
   }
 
   /** A record database's handle: with the environment's compression (undefined), none (false), or a dictionary of its own. */

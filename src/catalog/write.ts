@@ -8,7 +8,7 @@
  */
 import { hashOf, type HashedRecord } from './parse.js';
 import type { Database } from 'lmdb';
-import { CONTENT_KINDS, type Catalog, type ContentKind } from './store.js';
+import { CONTENT_KINDS, type Catalog, type ContentKind, type RecordDatabase } from './store.js';
 import type { AlbumRecord, ArtistRecord, Change, TrackRecord } from './records.js';
 import { albumSchema, artistSchema, type AlbumInput, type ArtistInput, type TrackInput } from './schema.js';
 import { contentRecords, syncedForms, trackRecord, type SyncedForms } from './derive.js';
@@ -35,6 +35,11 @@ class Writer {
   private readonly time: string;
   /** New keys above a database's last go in as appends (append.ts): full pages for an import in id order. */
   private readonly appender = new Appender();
+  /**
+   * The album the last track was written under, as stored: the tracks of an album come together,
+   * and reading it again for each of them was a decode per track. Forgotten when albums change.
+   */
+  private lastAlbum: AlbumRecord | undefined;
 
   constructor(
     private readonly c: Catalog,
@@ -61,6 +66,12 @@ class Writer {
     });
   }
 
+  /** A record written through its database's writes (Catalog.recordWrites), appended when its id is the highest. */
+  private putRecord(name: RecordDatabase, id: number, record: object): void {
+    const writes = this.c.recordWrites(name);
+    this.appender.put(writes.db, id, writes.stored(record));
+  }
+
   private log(op: Change['op'], kind: Change['kind'], id: number): void {
     this.appender.put(this.c.changes, ++this.seq, { op, kind, id, at: this.now });
   }
@@ -73,7 +84,7 @@ class Writer {
     const chart = this.c.index.chart_artists;
     if (old) chart.removeSync([old.artist_rating, old.artist_id]);
     chart.putSync([record.artist_rating, record.artist_id], '');
-    this.appender.put(this.c.artists, record.artist_id, record);
+    this.putRecord('artists', record.artist_id, record);
     this.c.noteGenres(record.primary_genres.music_genre_list);
     this.c.noteGenres(record.secondary_genres.music_genre_list);
     this.c.indexArtistGenres(record, old);
@@ -96,7 +107,8 @@ class Writer {
     };
     if (old) this.c.index.artist_albums.removeSync([old.artist_id, old.album_id]);
     this.appender.put(this.c.index.artist_albums, [record.artist_id, record.album_id], '');
-    this.appender.put(this.c.albums, record.album_id, record);
+    this.putRecord('albums', record.album_id, record);
+    this.lastAlbum = undefined;
     this.c.noteGenres(record.primary_genres.music_genre_list);
     this.log('put', 'album', record.album_id);
     return old ? 'updated' : 'imported';
@@ -111,8 +123,9 @@ class Writer {
 
   private ensureAlbum(track: TrackInput): AlbumRecord | undefined {
     if (track.album_id === undefined) return undefined;
+    if (this.lastAlbum?.album_id === track.album_id) return this.lastAlbum;
     const existing = this.c.albums.get(track.album_id);
-    if (existing) return existing;
+    if (existing) return (this.lastAlbum = existing);
     const input = albumSchema.parse({
         type: 'album',
         album_id: track.album_id,
@@ -126,7 +139,7 @@ class Writer {
         album_coverart_800x800: track.album_coverart_800x800,
     });
     this.putAlbum(input, 1, hashOf(JSON.stringify(input)));
-    return this.c.albums.get(track.album_id);
+    return (this.lastAlbum = this.c.albums.get(track.album_id));
   }
 
   private putTrack(input: TrackInput, hash: string, synced?: SyncedForms): Outcome {
@@ -137,10 +150,10 @@ class Writer {
     const record = trackRecord(input, album, hash, this.time);
     if (old) this.unindexTrack(old);
     this.indexTrack(record);
-    this.appender.put(this.c.tracks, record.track_id, record);
+    this.putRecord('tracks', record.track_id, record);
     this.c.noteGenres(record.primary_genres.music_genre_list);
     if (old && old.commontrack_id !== record.commontrack_id) this.refreshCommontrack(old.commontrack_id);
-    this.refreshCommontrack(record.commontrack_id);
+    this.refreshCommontrack(record.commontrack_id, record.track_id);
     const content = contentRecords(input, record);
     // Subtitle and richsync as timings against the lyrics written with them (synced.ts), when they render back exactly.
     const forms = synced ?? syncedForms(input);
@@ -148,10 +161,9 @@ class Writer {
     if (content.subtitles && forms.subtitle) stored.subtitles = { ...content.subtitles, subtitle_body: forms.subtitle };
     if (content.richsync && forms.richsync) stored.richsync = { ...content.richsync, richsync_body: forms.richsync };
     for (const kind of CONTENT_KINDS) {
-      const db = this.c.content[kind] as Database<object, number>;
       const value = stored[kind];
-      if (value) this.appender.put(db, record.track_id, value);
-      else if (old) db.removeSync(record.track_id);
+      if (value) this.putRecord(kind, record.track_id, value);
+      else if (old) (this.c.content[kind] as Database<object, number>).removeSync(record.track_id);
     }
     this.log('put', 'track', record.track_id);
     return old ? 'updated' : 'imported';
@@ -159,13 +171,17 @@ class Writer {
 
   /**
    * After a track of a commontrack group changed, give every track of the group the group's ISRCs.
-   * A track alone in its group already holds its own (derive.ts), so the common case writes nothing.
+   * A track alone in its group already holds its own (derive.ts), so the common case writes nothing;
+   * when that track is `written` (just derived), nothing is read either.
    */
-  private refreshCommontrack(commontrackId: number): void {
-    const group = this.c.idsOf('commontrack', commontrackId).map((id) => this.c.tracks.get(id)).filter((t): t is TrackRecord => !!t);
+  private refreshCommontrack(commontrackId: number, written?: number): void {
+    const ids = this.c.idsOf('commontrack', commontrackId);
+    if (written !== undefined && ids.length === 1 && ids[0] === written) return;
+    const group = ids.map((id) => this.c.tracks.get(id)).filter((t): t is TrackRecord => !!t);
     const isrcs = [...new Set(group.map((t) => t.track_isrc).filter(Boolean))];
+    const writes = this.c.recordWrites('tracks');
     for (const t of group) {
-      if (t.commontrack_isrcs.join() !== isrcs.join()) this.c.tracks.putSync(t.track_id, { ...t, commontrack_isrcs: isrcs });
+      if (t.commontrack_isrcs.join() !== isrcs.join()) writes.db.putSync(t.track_id, writes.stored({ ...t, commontrack_isrcs: isrcs }));
     }
   }
 
@@ -206,6 +222,7 @@ class Writer {
   private deleteAlbum(id: number): Outcome {
     const old = this.c.albums.get(id);
     if (!old) return 'absent';
+    this.lastAlbum = undefined;
     for (const trackId of this.c.idsOf('album_tracks', id)) this.deleteTrack(trackId);
     this.c.index.artist_albums.removeSync([old.artist_id, id]);
     this.c.albums.removeSync(id);

@@ -3,7 +3,7 @@ import { trainDictionary } from '../../src/catalog/dictionary.js';
 import { Catalog, CONTENT_KINDS, everyId } from '../../src/catalog/store.js';
 import { applyWithin } from '../../src/catalog/write.js';
 import { applyRecords, hashedRecords } from '../helpers/apply.js';
-import { catalogOfFormat, generatedRecords, storedContents } from '../helpers/generated-catalog.js';
+import { catalogOfFormat, generatedRecords, storedContents, type GeneratedRecord } from '../helpers/generated-catalog.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const RECORD_DATABASES = ['tracks', 'artists', 'albums', ...CONTENT_KINDS];
@@ -131,3 +131,37 @@ for (const format of [3, 2]) {
     t.same(storedContents(other), storedContents(catalog));
   });
 }
+
+t.test('records written after their database has its dictionary are compressed by the writer (util/lz4.ts) and read exactly', async (t) => {
+  const records = generatedRecords(200);
+  const catalog = Catalog.open(tempDir(t));
+  const before = await catalogOfFormat(tempDir(t), 2);
+  t.teardown(() => Promise.all([catalog.close(), before.close()]));
+  // The first batch seals every database; the later ones (in small batches) go through recordWrites.
+  for (const [from, to] of [[0, 60], [60, 120], [120, 180], [180, records.length]]) {
+    applyRecords(catalog, records.slice(from, to));
+    applyRecords(before, records.slice(from, to));
+  }
+  t.same(storedContents(catalog), storedContents(before), 'every record reads as the format-2 catalog holds it');
+  const raw = catalog.root.openDB<Buffer, number>({ name: 'lyrics', keyEncoding: 'uint32', encoding: 'binary', compression: false } as never);
+  const later = records.slice(120).filter((r) => r.type === 'track').map((r) => r.track_id!);
+  const stored = later.map((id) => raw.getBinary(id)).filter((v): v is Buffer => !!v);
+  t.ok(stored.length > 20 && stored.every((v) => v[0] === 254), `${stored.length} lyrics of the later batches stored compressed`);
+
+  // A track changing its album's group and an album changed in the same batch as its tracks.
+  const tracks = records.filter((r) => r.type === 'track') as (GeneratedRecord & Record<string, unknown>)[];
+  const [a, b] = [tracks[0], tracks[tracks.length - 1]];
+  const album = records.find((r) => r.type === 'album' && (r as Record<string, unknown>).album_id === b.album_id)!;
+  const changes = [
+    { ...b, commontrack_id: a.commontrack_id ?? a.track_id, track_isrc: 'QZ0000000001' },
+    { ...album, album_name: 'Renamed Album', album_coverart_100x100: 'https://covers.example/renamed.jpg' },
+    ...tracks.filter((t) => t.album_id === b.album_id && t.track_id !== b.track_id).map((t) => ({ ...t, album_coverart_100x100: '', album_name: '' })),
+  ];
+  applyRecords(catalog, changes);
+  applyRecords(before, changes);
+  t.same(storedContents(catalog), storedContents(before), 'after updates: the same records');
+  t.same(catalog.getTrack(a.track_id!)?.commontrack_isrcs, catalog.getTrack(b.track_id!)?.commontrack_isrcs, 'the group shares its ISRCs');
+  t.ok(catalog.getTrack(a.track_id!)?.commontrack_isrcs.includes('QZ0000000001'));
+  const sibling = tracks.find((t) => t.album_id === b.album_id && t.track_id !== b.track_id);
+  if (sibling) t.equal(catalog.getTrack(sibling.track_id!)?.album_name, 'Renamed Album', 'a track written after its album changed takes the new name');
+});

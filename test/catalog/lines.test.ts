@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { linesOf } from '../../src/catalog/lines.js';
+import { hashOf, hashOfLine } from '../../src/catalog/parse.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const collect = async (file: string) => {
@@ -24,4 +25,18 @@ t.test('lines with numbers: CRLF, blank lines, no final newline, multi-byte char
   t.equal(lines.length, long.length);
   t.same(lines[49_999], [50_000, long[49_999]]);
   t.ok(lines.every(([n, text]) => text === long[n - 1]), 'every line intact across chunk boundaries');
+});
+
+t.test('each line comes with its bytes as read, and hashOfLine of them is hashOf of its text, valid UTF-8 or not', async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'c.jsonl');
+  const invalid = Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xff, 0x22, 0x7d]); // a broken pair, a surrogate, 0xff
+  writeFileSync(file, Buffer.concat([Buffer.from('{"a":"ñandú 🎵"}\r\n'), invalid, Buffer.from('\n\uFEFF{"b":1}')]));
+  const seen: { text: string; bytes: Buffer; hash: string }[] = [];
+  for await (const { text, bytes } of linesOf(file)) seen.push({ text, bytes: Buffer.from(bytes), hash: hashOfLine(text, bytes) });
+  t.same(seen.map((l) => l.text), ['{"a":"ñandú 🎵"}', invalid.toString('utf8'), '\uFEFF{"b":1}']);
+  t.same(seen[0].bytes, Buffer.from('{"a":"ñandú 🎵"}'), 'no line end in the bytes');
+  t.same(seen[1].bytes, invalid, 'invalid UTF-8: the bytes as they are');
+  t.ok(seen[1].text.includes('\uFFFD'));
+  for (const l of seen) t.equal(l.hash, hashOf(l.text), JSON.stringify(l.text));
 });
