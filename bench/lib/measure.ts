@@ -29,8 +29,12 @@ export function cleanUpOnExit(first: (() => void)[] = []): { stops: (() => void)
 }
 
 /** Start a Node script and wait for the first line of stdout matching `ready`. */
-export async function startProcess(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+export async function startProcess(
+  args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}, onSpawn?: (pid: number) => void,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // Before the child has loaded anything (e.g. moved into a cgroup that should count all it takes).
+  if (onSpawn && child.pid !== undefined) onSpawn(child.pid);
   const lines = createInterface({ input: child.stdout! });
   const errors = createInterface({ input: child.stderr! });
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {

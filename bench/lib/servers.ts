@@ -28,11 +28,15 @@ async function startApp(file: string, args: string[]): Promise<{ pid: number; ur
  * is not what these benches measure (bench/feeds does). With HTTP statuses mirrored: the load
  * loops count an error by its HTTP status, which the default (HTTP 200, docs/api.md) would hide.
  */
-export async function startRefrain(data: string, extra: string[] = []): Promise<{ pid: number; url: string; startSeconds: number; stop: () => Promise<void> }> {
+export async function startRefrain(
+  data: string, extra: string[] = [], onSpawn?: (pid: number) => void,
+): Promise<{ pid: number; url: string; startSeconds: number; stop: () => Promise<void> }> {
   const t0 = performance.now();
   const server = await startProcess(
     [path.join(ROOT, 'bin/refrain.js'), 'serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--log-level', 'info', '--no-feeds', '--http-status', 'mirror', ...extra],
     /"port":(\d+).*"msg":"listening"/,
+    {},
+    onSpawn,
   );
   // Stopped and awaited: with HTTP threads a stop waits for connections to end, and the next server must not share the cores with it.
   const exited = once(server.child, 'exit');

@@ -2,7 +2,7 @@
  * bench/scale: a catalog of a given size taken through generate → import → index → serve, each step
  * timed with its throughput, its peak anonymous memory and the disk it leaves; resumable.
  *
- *   npm run bench:scale -- [--tracks 1000000] [--seed 7] [--redo import,index] [--seconds 10]
+ *   npm run bench:scale -- [--tracks 1000000] [--seed 7] [--redo import,index] [--seconds 10] [--page-cache-mib 1024]
  *
  * Works in bench/.data/scale-<tracks>/ (the generated catalog.jsonl.gz, the data directory, and `state.json`:
  * the steps finished, with their figures). A run skips the steps `state.json` already holds, so a
@@ -17,11 +17,16 @@
  *   - track.get of uniform random ids with the response cache off, warm;
  *   - track.lyrics.fingerprint.post of 200-character excerpts of random lyrics, 4 connections;
  *   - (the server's anonymous memory then)
- *   - track.get again, for 3 s right after the page cache was dropped (`/proc/sys/vm/drop_caches`,
- *     when this process may write it: the data directory read from disk, as when it is larger than
- *     memory). Figures go to bench/results/scale-<tracks>.md.
+ *   - then, in a second server, track.get with its page cache held to `--page-cache-mib` (default
+ *     1024; 0 leaves it out): the page cache is dropped, the server started in a memory cgroup of its
+ *     own, and once it is up the cgroup's limit set to its anonymous memory plus that size
+ *     (bench/lib/page-cache.ts; root only), so the kernel reclaims the catalog's pages beyond it,
+ *     mapped ones included: reads of a data directory many times larger than the page cache, with
+ *     the major page faults (reads that waited for the disk) per request. The first 3 s, then
+ *     `--seconds` more.
+ * Figures go to bench/results/scale-<tracks>.md.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
@@ -31,9 +36,13 @@ import { bytesUnder, CPU_COLUMN, cpuByThread, cpuCell, cpuPerRequest, load, LOAD
 import { DATA_DIR, ROOT, writeResult } from '../lib/paths.js';
 import { Rng } from '../lib/random.js';
 import { startRefrain } from '../lib/servers.js';
+import { dropPageCache, memoryCgroup, type MemoryCgroup } from '../lib/page-cache.js';
 
-const args = benchArgs({ tracks: 1000000, seed: 7, redo: '', seconds: 10 });
+const args = benchArgs({ tracks: 1000000, seed: 7, redo: '', seconds: 10, 'page-cache-mib': 1024 });
 const { tracks, seed, seconds } = args;
+const pageCacheMib = args['page-cache-mib'];
+/** Track ids the held rows read, each once: more than two rows at 8 connections can ask for. */
+const HELD_LOOKUPS = 1_000_000;
 const STEPS = ['generate', 'import', 'index', 'serve'] as const;
 type Step = (typeof STEPS)[number];
 const redo = new Set(args.redo.split(',').filter(Boolean));
@@ -84,6 +93,13 @@ function memoryOf(pid: number): { anon: number; hwm: number } | undefined {
   }
 }
 
+/** A process's major page faults so far (reads that waited for the disk), from /proc/<pid>/stat. */
+function majorFaults(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) in parentheses: majflt is the 12th field of the line.
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[9]);
+}
+
 /** Runs `refrain <args>` to its end, sampling its memory; its stdout (the --json report) parsed. */
 async function refrain(cliArgs: string[]): Promise<{ seconds: number; peakAnon: number; peakRss: number; report: Record<string, unknown> }> {
   const t0 = performance.now();
@@ -123,13 +139,19 @@ async function run(step: Step): Promise<StepResult> {
   }
 }
 
-/** 200-character excerpts from the middle of random lyrics, and uniform random track ids. */
-function queries(key: string): { lookups: BenchRequest[]; excerpts: BenchRequest[] } {
+/**
+ * 200-character excerpts from the middle of random lyrics; 20,000 uniform random track ids, read
+ * over and over by the warm row; and HELD_LOOKUPS more, which the rows with the page cache held
+ * read once each (ids read again would be served from the pages the first read brought in).
+ */
+function queries(key: string): { lookups: BenchRequest[]; excerpts: BenchRequest[]; once: BenchRequest[] } {
   const catalog = Catalog.open(data);
   try {
     const rng = new Rng(seed);
     const ids = [...catalog.trackIds()];
-    const lookups = Array.from({ length: 20_000 }, (): BenchRequest => ({ method: 'GET', path: `/ws/1.1/track.get?track_id=${rng.pick(ids)}&apikey=${key}` }));
+    const lookup = (): BenchRequest => ({ method: 'GET', path: `/ws/1.1/track.get?track_id=${rng.pick(ids)}&apikey=${key}` });
+    const lookups = Array.from({ length: 20_000 }, lookup);
+    const once = Array.from({ length: HELD_LOOKUPS }, lookup);
     const excerpts: BenchRequest[] = [];
     while (excerpts.length < 2_000) {
       const body = catalog.getContent('lyrics', rng.pick(ids))?.lyrics_body;
@@ -139,20 +161,9 @@ function queries(key: string): { lookups: BenchRequest[]; excerpts: BenchRequest
         method: 'POST', path: `/ws/1.1/track.lyrics.fingerprint.post?apikey=${key}`, body: JSON.stringify({ data: { text: body.slice(from, from + 200) } }),
       });
     }
-    return { lookups, excerpts };
+    return { lookups, excerpts, once };
   } finally {
     void catalog.close();
-  }
-}
-
-/** Drops the page cache when this process may (root): the next reads come from disk. */
-function dropPageCache(): boolean {
-  try {
-    spawnSync('sync');
-    writeFileSync('/proc/sys/vm/drop_caches', '1\n');
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -160,28 +171,52 @@ async function serve(at: string): Promise<StepResult> {
   const catalog = Catalog.open(data);
   const key = benchKey(catalog, 'bench/scale');
   await catalog.close();
-  const { lookups, excerpts } = queries(key);
-  const server = await startRefrain(data, ['--response-cache', '0']);
+  const { lookups, excerpts, once } = queries(key);
+  const cgroup = pageCacheMib > 0 ? memoryCgroup('refrain-bench-scale') : 'not asked (--page-cache-mib 0)';
   try {
-    const measure = async (requests: BenchRequest[], connections: number, forSeconds = seconds) => {
-      const before = cpuByThread(server.pid);
-      const row = await load(server.url, { seconds: forSeconds, connections, requests });
-      return { ...row, cpu: cpuPerRequest(before, cpuByThread(server.pid), row.requests) };
-    };
+    return await serveIn(at, cgroup, lookups, excerpts, once);
+  } finally {
+    if (typeof cgroup !== 'string') cgroup.release();
+  }
+}
+
+/** The serve step's rows; those with a page cache held when there is a cgroup to hold it. */
+async function serveIn(at: string, cgroup: MemoryCgroup | string, lookups: BenchRequest[], excerpts: BenchRequest[], once: BenchRequest[]): Promise<StepResult> {
+  const server = await startRefrain(data, ['--response-cache', '0']);
+  let warm: Load, fingerprint: Load, memory: ReturnType<typeof memoryOf>;
+  try {
     await load(server.url, { seconds: 2, connections: 8, requests: lookups }); // warm-up
-    const warm = await measure(lookups, 8);
+    warm = await measured(server.pid, server.url, lookups, 8, seconds);
     await load(server.url, { seconds: 2, connections: 4, requests: excerpts });
-    const fingerprint = await measure(excerpts, 4);
-    const memory = memoryOf(server.pid);
-    // Last, so that it is the only row on a cold page cache (each fingerprint verifies candidates
-    // against their lyrics: measured after the drop, that row measured the disk, 113 against ~600/s).
-    const dropped = dropPageCache();
-    // Short: the ids read refill the page cache as the row goes on.
-    const cold = dropped ? await measure(lookups.slice().reverse(), 8, Math.min(seconds, 3)) : undefined;
-    return {
-      at, seconds: server.startSeconds, peakAnon: memory?.anon ?? 0, peakRss: memory?.hwm ?? 0, disk: bytesUnder(data),
-      detail: { warm, cold, fingerprint, pageCacheDropped: dropped },
-    };
+    fingerprint = await measured(server.pid, server.url, excerpts, 4, seconds);
+    memory = memoryOf(server.pid);
+  } finally {
+    await server.stop();
+  }
+  const held = typeof cgroup === 'string' ? cgroup : await servedHeld(cgroup, once);
+  return {
+    at, seconds: server.startSeconds, peakAnon: memory?.anon ?? 0, peakRss: memory?.hwm ?? 0, disk: bytesUnder(data),
+    detail: { warm, fingerprint, held },
+  };
+}
+
+/** A row of load on a server, with the server's CPU per request and its major page faults per request. */
+async function measured(pid: number, url: string, requests: BenchRequest[], connections: number, forSeconds: number): Promise<Load & { faultsPerRequest: number }> {
+  const [cpu, faults] = [cpuByThread(pid), majorFaults(pid)];
+  const row = await load(url, { seconds: forSeconds, connections, requests });
+  return { ...row, cpu: cpuPerRequest(cpu, cpuByThread(pid), row.requests), faultsPerRequest: (majorFaults(pid) - faults) / Math.max(1, row.requests) };
+}
+
+/** track.get on a server started on an empty page cache in `cgroup`, its page cache then held to --page-cache-mib. */
+async function servedHeld(cgroup: MemoryCgroup, lookups: BenchRequest[]): Promise<Held> {
+  dropPageCache();
+  const server = await startRefrain(data, ['--response-cache', '0'], (pid) => cgroup.add(pid));
+  try {
+    cgroup.holdPageCache(pageCacheMib * 2 ** 20);
+    // Halves of the list, so that no id is read twice (at most HELD_LOOKUPS / 2 requests a row).
+    const first = await measured(server.pid, server.url, lookups.slice(0, lookups.length / 2), 8, 3);
+    const then = await measured(server.pid, server.url, lookups.slice(lookups.length / 2), 8, seconds);
+    return { first, then, pageCacheMib, fileMib: Math.round(cgroup.usage().file / 2 ** 20) };
   } finally {
     await server.stop();
   }
@@ -206,7 +241,12 @@ const row = (name: string, r: StepResult | undefined, rate = true) =>
 type Load = { rps: number; p50ms: number; p99ms: number; non2xx: number; errors: number; cpu: Parameters<typeof cpuCell>[0] };
 const loadRow = (name: string, l: Load | undefined) =>
   l ? `| ${name} | ${Math.round(l.rps).toLocaleString('en')} | ${l.p50ms.toFixed(2)} | ${l.p99ms.toFixed(2)} | ${l.non2xx + l.errors} | ${cpuCell(l.cpu)} |` : `| ${name} | not measured | | | | |`;
-const served = state.steps.serve?.detail as { warm: Load; cold?: Load; fingerprint: Load; pageCacheDropped: boolean } | undefined;
+type Held = { first: Load & { faultsPerRequest: number }; then: Load & { faultsPerRequest: number }; pageCacheMib: number; fileMib: number };
+const served = state.steps.serve?.detail as { warm: Load; fingerprint: Load; held?: Held | string } | undefined;
+const held = served?.held;
+const heldName = (h: Held, when: string, row: Held['first']) =>
+  `track.get, uniform ids each read once, ${when} with the server's page cache held to ${h.pageCacheMib.toLocaleString('en')} MiB ` +
+  `(${h.fileMib.toLocaleString('en')} MiB cached at the end; ${row.faultsPerRequest.toFixed(2)} major page faults per request) (8 connections)`;
 const table = [
   `bench/scale — ${new Date().toISOString().slice(0, 16)}Z — ${machine()}; ${tracks.toLocaleString('en')} generated tracks (seed ${seed}), ${dir}`,
   '',
@@ -221,8 +261,10 @@ const table = [
   '',
   `| request | requests/s | p50 ms | p99 ms | errors | ${CPU_COLUMN} |`,
   '|---|---:|---:|---:|---:|---:|',
-  loadRow('track.get, uniform ids, after a 2 s warm-up (8 connections)', served?.warm),
-  loadRow(`track.get, uniform ids, the first 3 s after the page cache was dropped (8 connections)${served && !served.pageCacheDropped ? ': not root, not measured' : ''}`, served?.cold),
+  loadRow('track.get, 20,000 uniform ids read over and over, after a 2 s warm-up (8 connections)', served?.warm),
+  ...(typeof held === 'object'
+    ? [loadRow(heldName(held, 'the first 3 s', held.first), held.first), loadRow(heldName(held, `the next ${seconds} s`, held.then), held.then)]
+    : [loadRow(`track.get with the page cache held${held ? `: ${held}` : ''}`, undefined)]),
   loadRow('fingerprint, 200-character excerpts (4 connections)', served?.fingerprint),
 ].join('\n');
 console.log(table);
