@@ -3,19 +3,22 @@
  * sampled gram buckets go into the posting lists (docs/index.md), numbered from the most popular.
  */
 import path from 'node:path';
-import type { Catalog } from '../../catalog/store.js';
+import { everyId, type Catalog } from '../../catalog/store.js';
 import { kernel, GRAM, SAMPLE, bucketBitsFor } from '../kernel/kernel.js';
-import { PostingsBuilder, U32List } from '../store/postings.js';
+import { LEFT_OUT, PostingsBuilder, U32List } from '../store/postings.js';
 import { writeSegment, type SegmentEntry } from '../store/layout.js';
 
+/**
+ * Lyrics are offered in any order (buildFingerprintPart reads them in id order), then numbered in
+ * the order of popularity, each offer a recording's document.
+ */
 export class FingerprintBuilder {
   private readonly postings: PostingsBuilder;
-  private readonly tracks = new U32List();
-  private readonly commons = new U32List();
-  private readonly seen = new Set<number>();
+  /** The lyrics offered, in the order offered: track, recording, normalised length. */
+  private readonly offered = { tracks: new U32List(), commons: new U32List(), chars: new U32List() };
   private scratch = new Uint32Array(1 << 14);
-  normalizedChars = 0;
   private readonly bits: number;
+  private numbered: { renumber: Uint32Array; tracks: Uint32Array; commons: Uint32Array; chars: number } | undefined;
 
   /** `tracks`: the catalog's size, which sets the number of posting lists; `spill`: a file for the recorded keys (PostingsBuilder). */
   constructor(tracks: number, spill?: string) {
@@ -23,35 +26,71 @@ export class FingerprintBuilder {
     this.postings = new PostingsBuilder(spill);
   }
 
-  /** Whether a recording has its document already (its lyrics need no reading). */
-  has(commontrackId: number): boolean {
-    return this.seen.has(commontrackId);
-  }
-
-  /** Offers a track's normalised lyrics; the first track of each recording with lyrics represents it. */
-  add(trackId: number, commontrackId: number, text: string): void {
-    if (this.seen.has(commontrackId)) return;
-    if (text.length < GRAM) return;
-    this.seen.add(commontrackId);
+  /** Offers a recording's normalised lyrics (one track per recording); the offer's number, or -1 for a text shorter than a gram (no document). */
+  offer(trackId: number, commontrackId: number, text: string): number {
+    if (text.length < GRAM) return -1;
     if (this.scratch.length < text.length) this.scratch = new Uint32Array(text.length * 2);
     this.postings.add(kernel.indexKeys(text, this.scratch, this.bits));
-    this.tracks.push(trackId);
-    this.commons.push(commontrackId);
-    this.normalizedChars += text.length;
+    this.offered.tracks.push(trackId);
+    this.offered.commons.push(commontrackId);
+    this.offered.chars.push(text.length);
+    return this.offered.tracks.length - 1;
   }
 
+  /** Numbers the documents: `order` gives every offer's number once, from the most popular down. */
+  number(order: Iterable<number>): void {
+    const tracks = this.offered.tracks.toArray();
+    const commons = this.offered.commons.toArray();
+    const chars = this.offered.chars.toArray();
+    const renumber = new Uint32Array(tracks.length).fill(LEFT_OUT);
+    const docTracks = new Uint32Array(tracks.length);
+    const docCommons = new Uint32Array(tracks.length);
+    let docs = 0;
+    let total = 0;
+    for (const o of order) {
+      if (!(o >= 0 && o < tracks.length)) throw new Error(`no offer ${o}`);
+      if (renumber[o] !== LEFT_OUT) throw new Error(`offer ${o} numbered twice`);
+      renumber[o] = docs;
+      docTracks[docs] = tracks[o];
+      docCommons[docs++] = commons[o];
+      total += chars[o];
+    }
+    if (docs !== tracks.length) throw new Error(`${tracks.length - docs} of ${tracks.length} offers not numbered`);
+    this.numbered = { renumber, tracks: docTracks, commons: docCommons, chars: total };
+  }
+
+  /** Documents (recordings), once numbered. */
   get docs(): number {
-    return this.postings.docs;
+    return this.numbered?.tracks.length ?? 0;
+  }
+
+  /** Characters of the documents' normalised lyrics, once numbered. */
+  get normalizedChars(): number {
+    return this.numbered?.chars ?? 0;
   }
 
   write(dir: string): { segments: Record<string, SegmentEntry>; part: Record<string, number> } {
-    const { segments, shards } = this.postings.write(dir, 'fp', 2 ** this.bits, { sparse: true });
-    segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track: this.tracks.toArray(), common: this.commons.toArray() });
+    if (!this.numbered) throw new Error('the fingerprint part is written once its documents are numbered');
+    const { renumber, tracks, commons } = this.numbered;
+    const { segments, shards, entries } = this.postings.write(dir, 'fp', 2 ** this.bits, { sparse: true, renumber });
+    segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track: tracks, common: commons });
     return {
       segments,
-      part: { docs: this.docs, entries: this.postings.entries, shards, gram: GRAM, sample: SAMPLE, bucketBits: this.bits },
+      part: { docs: this.docs, entries, shards, gram: GRAM, sample: SAMPLE, bucketBits: this.bits },
     };
   }
+}
+
+/** The position of `value` in the ascending `sorted`, or -1. */
+function indexOf(sorted: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === value ? lo : -1;
 }
 
 export interface FingerprintPartJob {
@@ -71,20 +110,64 @@ export interface FingerprintPart {
 }
 
 /**
- * Reads every track's lyrics from `catalog` (one read snapshot) and writes the fingerprint part.
- * Tracks are read from the most popular down (the chart index), so a recording's document is its
- * most popular track with lyrics and documents are numbered by popularity: among lyrics with equal
- * votes (a line thousands of songs share) the query's candidates are the most popular ones.
+ * Reads every track's lyrics from `catalog` (one read snapshot) and writes the fingerprint part,
+ * reading in id order — the order the catalog stores records, so reads are sequential (with
+ * readahead) however large the catalog:
+ *   1. the tracks with lyrics (their records, in id order), then their order of popularity (the
+ *      chart index, most popular first): each recording's candidate is its most popular one;
+ *   2. the candidates' lyrics, in id order, normalised and keyed;
+ *   3. a recording whose candidate's lyrics make no document (instrumental, or too short) tries
+ *      its next tracks by popularity (few, read one by one);
+ *   4. documents numbered by popularity, so a recording's document is its most popular track with
+ *      lyrics and among lyrics with equal votes (a line thousands of songs share) the query's
+ *      candidates are the most popular ones.
  */
 export function buildFingerprintPart(catalog: Catalog, job: FingerprintPartJob): FingerprintPart {
   catalog.refresh();
   const catalogSeq = catalog.lastChange();
   const builder = new FingerprintBuilder(job.tracks, path.join(job.tmp, 'fp-keys.spill'));
-  for (const id of catalog.tracksByPopularity()) {
-    const track = catalog.getTrack(id);
-    if (!track?.has_lyrics || builder.has(track.commontrack_id)) continue;
-    const lyrics = catalog.getContent('lyrics', track.track_id);
-    if (lyrics?.lyrics_body && !lyrics.instrumental) builder.add(track.track_id, track.commontrack_id, kernel.normalizeText(lyrics.lyrics_body));
+
+  const ids = new U32List();
+  const recordingIds = new U32List();
+  for (const { value: track } of catalog.tracks.getRange(everyId())) {
+    if (!track.has_lyrics) continue;
+    ids.push(track.track_id);
+    recordingIds.push(track.commontrack_id);
   }
+  const tracks = ids.toArray();
+  const recordings = recordingIds.toArray();
+  const order = new U32List();
+  for (const id of catalog.tracksByPopularity()) {
+    const i = indexOf(tracks, id);
+    if (i >= 0) order.push(i);
+  }
+  const byPopularity = order.toArray();
+  const candidate = new Uint8Array(tracks.length);
+  const claimed = new Set<number>();
+  for (const i of byPopularity) {
+    if (claimed.has(recordings[i])) continue;
+    claimed.add(recordings[i]);
+    candidate[i] = 1;
+  }
+  claimed.clear();
+
+  const offerOf = new Int32Array(tracks.length).fill(-1);
+  const offer = (i: number): boolean => {
+    const lyrics = catalog.getContent('lyrics', tracks[i]);
+    if (!lyrics?.lyrics_body || lyrics.instrumental) return false;
+    offerOf[i] = builder.offer(tracks[i], recordings[i], kernel.normalizeText(lyrics.lyrics_body));
+    return offerOf[i] >= 0;
+  };
+  const unresolved = new Set<number>();
+  for (let i = 0; i < tracks.length; i++) if (candidate[i] && !offer(i)) unresolved.add(recordings[i]);
+  if (unresolved.size > 0) {
+    for (const i of byPopularity) if (!candidate[i] && unresolved.has(recordings[i]) && offer(i)) unresolved.delete(recordings[i]);
+  }
+
+  builder.number(
+    (function* () {
+      for (const i of byPopularity) if (offerOf[i] >= 0) yield offerOf[i];
+    })(),
+  );
   return { ...builder.write(job.tmp), normalizedChars: builder.normalizedChars, catalogSeq };
 }

@@ -108,6 +108,9 @@ export class U32List {
   }
 }
 
+/** In a renumbering (PostingsBuilder.write's `renumber`): a document left out of the lists. */
+export const LEFT_OUT = 0xffff_ffff;
+
 /** Keys a builder takes at most (its counts array then holds 1 GiB); a key space is far smaller. */
 const MAX_KEYS = 2 ** 28;
 
@@ -158,29 +161,37 @@ export class PostingsBuilder {
    * grows with the catalog times its shards. The postings are stored packed (packed.ts; read with
    * PackedPostingsView). `sparse`: only the keys that have a list are kept, with a directory
    * (keyDirectory), for a hashed key space that is mostly empty; else an offset for every key.
+   * `renumber`: the posting of each document added, by the order added, or LEFT_OUT — for documents
+   * added in another order than the one their lists keep (the fingerprint part reads lyrics in key
+   * order and numbers them by popularity): each list is sorted once filled, and when some are left
+   * out the keys are counted again without theirs. Returns the entries written.
    * Once only: the recorded keys are freed (and their spill file removed) when it returns.
    */
   write(
     dir: string,
     name: string,
     keySpace: number,
-    { maxBytes = MAX_SEGMENT_BYTES, sparse = false }: {
+    { maxBytes = MAX_SEGMENT_BYTES, sparse = false, renumber }: {
       /** Largest shard in bytes, counted as plain uint32 postings (tests lower it to exercise sharding). */
       maxBytes?: number;
       sparse?: boolean;
+      renumber?: Uint32Array;
     } = {},
-  ): { segments: Record<string, SegmentEntry>; shards: number } {
+  ): { segments: Record<string, SegmentEntry>; shards: number; entries: number } {
     if (this.written) throw new Error('a posting list builder is written once');
     this.written = true;
     try {
-      return this.writeShards(dir, name, keySpace, maxBytes, sparse);
+      if (renumber && renumber.length !== this.docs) throw new Error(`${name}: a renumbering of ${renumber.length} documents for ${this.docs}`);
+      return this.writeShards(dir, name, keySpace, maxBytes, sparse, renumber);
     } finally {
       this.keys.dispose();
       this.counts = new Uint32Array(0);
     }
   }
 
-  private writeShards(dir: string, name: string, keySpace: number, maxBytes: number, sparse: boolean): { segments: Record<string, SegmentEntry>; shards: number } {
+  private writeShards(
+    dir: string, name: string, keySpace: number, maxBytes: number, sparse: boolean, renumber: Uint32Array | undefined,
+  ): { segments: Record<string, SegmentEntry>; shards: number; entries: number } {
     if (this.counts.length > keySpace && this.counts.subarray(keySpace).some((c) => c > 0)) throw new Error(`${name}: a key beyond the key space of ${keySpace}`);
     // Keys at the end of the key space may have no list (the text part's artist-only terms).
     let counts = this.counts.subarray(0, keySpace);
@@ -188,9 +199,17 @@ export class PostingsBuilder {
       counts = new Uint32Array(keySpace);
       counts.set(this.counts);
     }
-    const ranges = shardRanges(counts, maxBytes);
     const sizes = this.sizes.toArray();
+    // Documents left out of a renumbering take their keys out of the counts (a pass over the entries).
+    if (renumber?.includes(LEFT_OUT)) {
+      counts.fill(0);
+      this.eachEntry(sizes, renumber, (keys, docs) => {
+        for (let i = 0; i < keys.length; i++) if (docs[i] !== LEFT_OUT) counts[keys[i]]++;
+      });
+    }
+    const ranges = shardRanges(counts, maxBytes);
     const segments: Record<string, SegmentEntry> = {};
+    let entries = 0;
     for (let s = 0; s < ranges.length; ) {
       // One pass over the entries fills the shards s..group-1.
       let group = s;
@@ -201,44 +220,53 @@ export class PostingsBuilder {
         for (let k = first; k < end; k++) offsets[k - first + 1] = offsets[k - first] + counts[k];
         return { first, end, offsets, postings: new Uint32Array(offsets[end - first]), fill: offsets.slice(0, end - first) };
       });
-      this.fill(filling, sizes);
+      this.fill(filling, sizes, renumber);
       for (const [i, f] of filling.entries()) {
+        if (renumber) for (let k = 0; k + 1 < f.offsets.length; k++) if (f.offsets[k + 1] - f.offsets[k] > 1) f.postings.subarray(f.offsets[k], f.offsets[k + 1]).sort();
         const lists: Record<string, Uint32Array | Uint8Array> = { ...(sparse ? keyDirectory(f.offsets) : { offsets: f.offsets }), ...pack(f.postings) };
         segments[`${name}-${s + i}`] = writeSegment(dir, `${name}-${s + i}.bin`, { ...lists, first: Uint32Array.of(f.first) });
+        entries += f.postings.length;
       }
       s = group;
     }
-    return { segments, shards: ranges.length };
+    return { segments, shards: ranges.length, entries };
   }
 
   /**
-   * One pass over the recorded entries, each put in its list if its key is one of `filling`'s
-   * shards. The documents of a chunk of keys are spelled out first (from the per-document sizes) so
-   * that the loop over the chunk is one tight loop: at 10M tracks it runs over ~1.6 billion entries
-   * once per group of shards.
+   * The recorded entries chunk by chunk, with each entry's posting: its document's number (the
+   * order added), or the document's renumbering. The postings of a chunk are spelled out from the
+   * per-document sizes first, so that what runs over the chunk is one tight loop: at 10M tracks it
+   * runs over ~1.6 billion entries once per group of shards.
    */
-  private fill(filling: readonly Filling[], sizes: Uint32Array): void {
-    const firstKey = filling[0].first;
-    const endKey = filling[filling.length - 1].end;
+  private eachEntry(sizes: Uint32Array, renumber: Uint32Array | undefined, visit: (keys: Uint32Array, docs: Uint32Array) => void): void {
     let doc = 0;
     let left = 0;
     let docs = new Uint32Array(0);
-    let f = filling[0];
     for (const keys of this.keys.eachChunk()) {
       if (docs.length < keys.length) docs = new Uint32Array(keys.length);
       for (let i = 0; i < keys.length; i++) {
         while (left === 0) left = sizes[doc++];
-        docs[i] = doc - 1;
+        docs[i] = renumber === undefined ? doc - 1 : renumber[doc - 1];
         left--;
       }
+      visit(keys, docs);
+    }
+  }
+
+  /** One pass over the recorded entries, each put in its list if its key is one of `filling`'s shards. */
+  private fill(filling: readonly Filling[], sizes: Uint32Array, renumber: Uint32Array | undefined): void {
+    const firstKey = filling[0].first;
+    const endKey = filling[filling.length - 1].end;
+    let f = filling[0];
+    this.eachEntry(sizes, renumber, (keys, docs) => {
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i];
-        if (key < firstKey || key >= endKey) continue;
+        if (key < firstKey || key >= endKey || docs[i] === LEFT_OUT) continue;
         // Shards of a pass are few: find the key's from the last one used.
         if (key < f.first || key >= f.end) f = filling.find((g) => key >= g.first && key < g.end)!;
         f.postings[f.fill[key - f.first]++] = docs[i];
       }
-    }
+    });
   }
 }
 

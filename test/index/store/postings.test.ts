@@ -6,7 +6,7 @@
 import t, { type Test } from 'tap';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PackedPostingsView, PostingsBuilder, U32List } from '../../../src/index/store/postings.js';
+import { LEFT_OUT, PackedPostingsView, PostingsBuilder, U32List } from '../../../src/index/store/postings.js';
 import { INDEX_FORMAT, loadGenerationAsync, type Manifest } from '../../../src/index/store/layout.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -123,6 +123,34 @@ t.test('a key past the key space, or a document after the write, is an error, no
   t.throws(() => builder.write(tempDir(t), 'p', 3), /beyond the key space of 3/);
   t.throws(() => builder.add([0]), /no document once written/);
   t.throws(() => new PostingsBuilder().add([2 ** 29]), /past the 268435456 keys/);
+});
+
+bothForms('renumbered: documents added in one order and numbered in another, some left out, give ascending lists in the new numbers', async (t, sparse) => {
+  const added = Array.from({ length: 400 }, (_, d) => [...new Set(Array.from({ length: 6 }, (_, i) => (d * 11 + i * 17 + ((d * i) % 13)) % 60))].sort((a, b) => a - b));
+  // Every third document left out; the rest numbered in a shuffled order.
+  const kept = added.map((_, d) => d).filter((d) => d % 3 !== 0);
+  const order = [...kept].sort((a, b) => ((a * 7919) % 401) - ((b * 7919) % 401));
+  const renumber = new Uint32Array(added.length).fill(LEFT_OUT);
+  order.forEach((d, n) => (renumber[d] = n));
+  for (const maxBytes of [undefined, 600]) {
+    const dir = tempDir(t);
+    const builder = new PostingsBuilder();
+    for (const keys of added) builder.add(keys);
+    const { segments, shards, entries } = builder.write(dir, 'p', 60, { maxBytes, sparse, renumber });
+    const manifest: Manifest = { format: INDEX_FORMAT, generation: 1, created: '', catalogSeq: 0, segments, parts: { p: { shards } }, stats: {} };
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const view = new PackedPostingsView(await loadGenerationAsync(dir), 'p');
+    let wrong = 0;
+    let total = 0;
+    for (let k = 0; k < 60; k++) {
+      const expected = order.flatMap((d, n) => (added[d].includes(k) ? [n] : []));
+      total += expected.length;
+      if (JSON.stringify([...view.list(k).decode({ scratch: new Uint32Array(4) })]) !== JSON.stringify(expected)) wrong++;
+    }
+    t.equal(wrong, 0, `every list (max ${maxBytes ?? 'default'}, ${shards} shard(s))`);
+    t.equal(entries, total, 'the entries written leave out the documents left out');
+  }
+  t.throws(() => new PostingsBuilder().write(tempDir(t), 'p', 4, { renumber: new Uint32Array(2) }), /renumbering of 2 documents for 0/);
 });
 
 t.test('sparse: a sparse key space (2^20 keys, a few hundred with lists) is found through the key directory', async (t) => {
