@@ -18,7 +18,6 @@
 import { open, type Database, type Key, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
-import { RESET_BUFFER_MODE } from 'msgpackr';
 import { trainDictionary } from './dictionary.js';
 import { Lz4DictionaryCompressor } from '../util/lz4.js';
 import { decodeSynced, richsyncJsonString } from './synced.js';
@@ -85,6 +84,11 @@ export interface RecordWrites {
   /** What that put is given for a record: the record itself, or the bytes the database stores for it. */
   stored(record: object): unknown;
 }
+/**
+ * msgpackr's flag for an encode whose buffer space is reused by the next one (the bytes are used at
+ * once): lmdb-js passes its own msgpackr copy the same number for its synchronous puts (its write.js).
+ */
+const RESET_BUFFER_MODE = 1024;
 /** Where a record database's dictionary is kept, in `meta`. */
 const dictionaryKey = (name: RecordDatabase): string => `catalog:dictionary:${name}`;
 /**
@@ -224,7 +228,7 @@ export class Catalog {
       stored: (record) => {
         const bytes = encoder.encode(record, RESET_BUFFER_MODE);
         // As lmdb-js decides: short values stay raw, unless their first byte would read as a compression header.
-        return bytes.length < DICTIONARY_THRESHOLD && bytes.length > 0 && bytes[0] < 250 ? bytes : compressor.compress(bytes);
+        return bytes.length < DICTIONARY_THRESHOLD && !(bytes.length > 0 && bytes[0] >= 250) ? bytes : compressor.compress(bytes);
       },
     };
   }

@@ -39,4 +39,11 @@ t.test('each line comes with its bytes as read, and hashOfLine of them is hashOf
   t.same(seen[1].bytes, invalid, 'invalid UTF-8: the bytes as they are');
   t.ok(seen[1].text.includes('\uFFFD'));
   for (const l of seen) t.equal(l.hash, hashOf(l.text), JSON.stringify(l.text));
+
+  // A last line without a newline loses its carriage return too, as every other line does.
+  const last = path.join(dir, 'd.jsonl');
+  writeFileSync(last, 'one\r\ntwo\r');
+  const lines: string[] = [];
+  for await (const { text } of linesOf(last)) lines.push(text);
+  t.same(lines, ['one', 'two']);
 });
