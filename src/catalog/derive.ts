@@ -73,6 +73,17 @@ export function syncedForms(input: TrackInput): SyncedForms {
   };
 }
 
+/**
+ * Empties the synced bodies that have a stored form and that nothing else derives from, once
+ * `precompute` has read them: the writer stores the form in their place, so the text (a richsync's
+ * is tens of kilobytes of JSON) would only be packed, handed to the writing thread and unpacked for
+ * nothing. A subtitle stays when the line has translations (their subtitles are made from it).
+ */
+export function dropEncodedBodies(input: TrackInput, forms: SyncedForms): void {
+  if (forms.richsync && input.richsync) input.richsync.richsync_body = '';
+  if (forms.subtitle && input.subtitle && input.translations.length === 0) input.subtitle.subtitle_body = '';
+}
+
 /** A richsync body as the catalog keeps and serves it: JSON text (the import format also takes the array). */
 const richsyncText = (body: string | object[]): string => (typeof body === 'string' ? body : JSON.stringify(body));
 

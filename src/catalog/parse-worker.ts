@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { once } from 'node:events';
 import { Packr } from 'msgpackr';
 import { linesOf, type ReadProgress } from './lines.js';
-import { precompute, syncedForms, type SyncedForms } from './derive.js';
+import { dropEncodedBodies, precompute, syncedForms, type SyncedForms } from './derive.js';
 import { hashOfLine, parseLine, type HashedRecord, type ParsedBatch, type ParseRequest } from './parse.js';
 import { nameThisThread } from '../util/thread-name.js';
 
@@ -62,6 +62,7 @@ for (const file of files) {
       // Derived values that cost time move off the writing thread.
       precompute(parsed.record);
       synced = syncedForms(parsed.record);
+      dropEncodedBodies(parsed.record, synced);
     }
     records.push({ record: parsed.record, hash: hashOfLine(text, bytes), ...(synced && { synced }) });
     if (records.length >= batchSize) await send();

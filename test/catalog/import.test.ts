@@ -4,6 +4,8 @@ import { readdirSync } from 'node:fs';
 import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
 import { CORPUS_DIR, tempDir, writeJsonl } from '../helpers/tmp.js';
+import { applyRecords } from '../helpers/apply.js';
+import { generatedRecords, storedContents } from '../helpers/generated-catalog.js';
 
 const artist = { type: 'artist', artist_id: 7, artist_name: 'Seven', artist_rating: 40 };
 const track = (id: number, extra: object = {}) => ({
@@ -107,4 +109,22 @@ t.test('a catalog written with another record layout is refused at open', async 
     error = e;
   }
   t.match(error, { code: 'bad_request', hint: /written by another version of Refrain \(format 0, this one reads 1, 2 and 3\)/ });
+});
+
+t.test('the reading thread hands over synced bodies it has encoded without their text, and the catalog is the same as written without it', async (t) => {
+  const records = generatedRecords(400);
+  const withSubtitleAndTranslations = records.filter((r) => {
+    const x = r as { subtitle?: unknown; richsync?: unknown; translations?: unknown[] };
+    return x.subtitle && x.translations?.length;
+  });
+  t.ok(withSubtitleAndTranslations.length > 0, 'some tracks have a subtitle and translations (made from the subtitle)');
+  t.ok(records.some((r) => (r as { richsync?: unknown }).richsync), 'some have a richsync');
+  const dir = tempDir(t);
+  const imported = Catalog.open(path.join(dir, 'a'));
+  const written = Catalog.open(path.join(dir, 'b'));
+  t.teardown(() => Promise.all([imported.close(), written.close()]));
+  await importFiles(imported, [writeJsonl(dir, 'g.jsonl', records)]);
+  // The writer alone (no reading thread): it encodes the synced bodies itself from the whole lines.
+  applyRecords(written, records);
+  t.same(storedContents(imported), storedContents(written));
 });
