@@ -81,18 +81,6 @@ export class FingerprintBuilder {
   }
 }
 
-/** The position of `value` in the ascending `sorted`, or -1. */
-function indexOf(sorted: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === value ? lo : -1;
-}
-
 export interface FingerprintPartJob {
   dataDir: string;
   /** The generation directory being written. */
@@ -138,8 +126,9 @@ export function buildFingerprintPart(catalog: Catalog, job: FingerprintPartJob):
   const recordings = recordingIds.toArray();
   const order = new U32List();
   for (const id of catalog.tracksByPopularity()) {
-    const i = indexOf(tracks, id);
-    if (i >= 0) order.push(i);
+    // Track ids are spread about evenly, as the postings seek() is made for.
+    const i = kernel.seek(tracks, id, 0);
+    if (i < tracks.length && tracks[i] === id) order.push(i);
   }
   const byPopularity = order.toArray();
   const candidate = new Uint8Array(tracks.length);
