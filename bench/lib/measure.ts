@@ -75,7 +75,7 @@ export function cpuByThread(pid: number): ThreadCpu {
       continue; // the thread ended meanwhile
     }
     const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const fields = statFields(stat);
     const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
     if (Number(tid) === pid) cpu.main += seconds;
     else if (name === 'refrain-index') cpu.index += seconds;
@@ -83,6 +83,19 @@ export function cpuByThread(pid: number): ThreadCpu {
     else cpu.others += seconds;
   }
   return cpu;
+}
+
+/**
+ * The fields of a /proc stat line after the command name (which may hold spaces and parentheses):
+ * [0] is the state, the line's 3rd field; field n of proc(5) is [n - 3].
+ */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+}
+
+/** A process's major page faults so far (reads that waited for the disk): majflt, field 12 of /proc/<pid>/stat. */
+export function majorFaults(pid: number): number {
+  return Number(statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))[9]);
 }
 
 /** CPU per request in µs by kind of thread, between two readings of cpuByThread. */

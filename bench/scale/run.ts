@@ -32,7 +32,7 @@ import path from 'node:path';
 import { Catalog } from '../../src/catalog/store.js';
 import { benchArgs } from '../lib/args.js';
 import { benchKey } from '../lib/catalog.js';
-import { bytesUnder, CPU_COLUMN, cpuByThread, cpuCell, cpuPerRequest, load, LOAD_GENERATOR, machine, type BenchRequest } from '../lib/measure.js';
+import { bytesUnder, CPU_COLUMN, cpuByThread, cpuCell, cpuPerRequest, load, LOAD_GENERATOR, machine, majorFaults, type BenchRequest } from '../lib/measure.js';
 import { DATA_DIR, ROOT, writeResult } from '../lib/paths.js';
 import { Rng } from '../lib/random.js';
 import { startRefrain } from '../lib/servers.js';
@@ -91,13 +91,6 @@ function memoryOf(pid: number): { anon: number; hwm: number } | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A process's major page faults so far (reads that waited for the disk), from /proc/<pid>/stat. */
-function majorFaults(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces) in parentheses: majflt is the 12th field of the line.
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[9]);
 }
 
 /** Runs `refrain <args>` to its end, sampling its memory; its stdout (the --json report) parsed. */

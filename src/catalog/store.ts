@@ -219,8 +219,8 @@ export class Catalog {
   }
 
   private writesOf(name: RecordDatabase, db: Database<unknown, number>): RecordWrites {
-    const dictionary = db === this.unsealed[name] ? undefined : (this.meta.get(dictionaryKey(name)) as Uint8Array | undefined);
-    if (!this.dictionaries || !dictionary) return { db, stored: (record) => record };
+    const dictionary = this.dictionaries && db !== this.unsealed[name] ? (this.meta.get(dictionaryKey(name)) as Uint8Array | undefined) : undefined;
+    if (!dictionary) return { db, stored: (record) => record };
     const compressor = new Lz4DictionaryCompressor(dictionary);
     const encoder = (db as unknown as { encoder: { encode(value: unknown, mode: number): Uint8Array } }).encoder;
     return {
