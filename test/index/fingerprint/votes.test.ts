@@ -1,0 +1,54 @@
+/**
+ * The fingerprint searcher's vote board on a built index: votes past a byte (a long passage's keys)
+ * are counted exactly, and the board is clear for the next query.
+ */
+import t from 'tap';
+import { Catalog } from '../../../src/catalog/store.js';
+import { column, currentGeneration, loadGenerationAsync } from '../../../src/index/store/layout.js';
+import { FingerprintSearcher, type Candidate } from '../../../src/index/fingerprint/search.js';
+import { kernel } from '../../../src/index/kernel/kernel.js';
+import { ARTIST, ALBUM } from '../../helpers/fixtures.js';
+import { indexedDataDir } from '../../helpers/indexed.js';
+
+/** Words no other song here holds, so each sampled gram pair of a passage is a key of its own. */
+function passage(seed: number, words: number): string {
+  let x = seed;
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    out.push(((x >>> 8) % 1_000_000).toString(36) + 'q' + (x % 97).toString(36));
+  }
+  return out.join(' ');
+}
+
+t.test('votes beyond a byte: the lyric holding more of a long query leads, whatever its popularity', async (t) => {
+  const half = passage(1, 80);
+  const whole = `${half} ${passage(2, 80)}`;
+  const track = (id: number, rating: number, body: string) => ({
+    type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: ARTIST.artist_id, artist_name: ARTIST.artist_name,
+    album_id: ALBUM.album_id, commontrack_id: 100 + id, track_rating: rating, lyrics: { lyrics_body: body, lyrics_language: 'en' },
+  });
+  // Song 1 is the more popular (the lower document) and holds half the query; song 2 holds all of it.
+  const records = [ARTIST, ALBUM, track(1, 90, `${half}\n${passage(3, 40)}`), track(2, 10, whole), track(3, 50, passage(4, 120))];
+  const data = await indexedDataDir(t, records);
+  const catalog = Catalog.open(data);
+  t.teardown(() => catalog.close());
+  const index = await loadGenerationAsync(currentGeneration(data)!);
+  const searcher = new FingerprintSearcher(index, (id) => {
+    const body = catalog.getContent('lyrics', id)?.lyrics_body;
+    return body === undefined ? undefined : kernel.normalizeText(body);
+  });
+  const candidates = (text: string): Candidate[] =>
+    (searcher as unknown as { candidates(q: string, n: number): { candidates: Candidate[] } }).candidates(kernel.normalizeText(text), 16).candidates;
+  const docOf = (trackId: number) => [...column(index, 'fp-docs', 'track', 'u32')].indexOf(trackId);
+
+  const first = candidates(whole);
+  t.equal(first[0].doc, docOf(2), 'the song holding the whole query first');
+  t.equal(first[1].doc, docOf(1), 'the song holding half of it second');
+  t.ok(first[1].vote > 255, `the runner-up's vote (${first[1].vote}) is past a byte`);
+  t.ok(first[0].vote > first[1].vote * 1.5, `and the leader's (${first[0].vote}) counted on past it`);
+  t.same(candidates(whole), first, 'the same votes again: the board was cleared');
+  const other = candidates(passage(4, 60));
+  t.same(other.map((c) => c.doc), [docOf(3)], 'another query sees none of the first one');
+  t.same(candidates(whole), first, 'and the first again');
+});
