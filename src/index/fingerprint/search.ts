@@ -12,6 +12,8 @@
  *    made only of lines thousands of songs share (noise broke its rarer keys) is told apart by
  *    which song holds all of them. The candidates verified are the best after that and the best
  *    before it (the unread keys of prose around an embedded excerpt must not push the excerpt out).
+ *    When the verified candidates account for only part of the query (an edited text) and keys were
+ *    left unread, a second pass with DEEP times the budgets brings more candidates.
  * 2. Verification: the best candidates are compared gram by gram with the query (kernel/coverage.ts);
  *    `similarity` is the share of the query's characters the lyric accounts for, 0–100. It stops
  *    at candidates with far fewer votes than a verified match. Answers are ranked by similarity,
@@ -24,16 +26,36 @@ import { column, type LoadedIndex } from '../store/layout.js';
 import { PackedPostingsView } from '../store/postings.js';
 import { BLOCK, BLOCK_SHIFT, type PackedList } from '../store/packed.js';
 
+/** How many postings a query's candidate stage reads, the rarest keys first. */
+export interface PostingsLimits {
+  /** At least this many, or `basePerKey` per key of the query… */
+  base: number;
+  basePerKey: number;
+  /** …then on, up to this many (or `budgetPerKey` per key), while no lyric leads clearly (CLEAR_LEAD)… */
+  budget: number;
+  budgetPerKey: number;
+  /** …and past that, up to this many (or the budget), while several lyrics tie for the most votes (noisy queries). */
+  cap: number;
+}
+
+export const POSTINGS: PostingsLimits = { base: 10_000, basePerKey: 250, budget: 40_000, budgetPerKey: 1000, cap: 160_000 };
 /**
- * Postings read per query, the rarest keys first: at least this many (or BASE_PER_KEY per key of
- * the query)… */
-export const POSTINGS_BASE = 10_000;
-const BASE_PER_KEY = 250;
-/** …then on, up to this many (or BUDGET_PER_KEY per key), while no lyric leads clearly (CLEAR_LEAD)… */
-export const POSTINGS_BUDGET = 40_000;
-const BUDGET_PER_KEY = 1000;
-/** …and past that, up to this many, while several lyrics tie for the most votes (noisy queries). */
-export const POSTINGS_CAP = 160_000;
+ * The second pass reads this many times the postings of the first, when the first found only part
+ * of the query (a best similarity from DEEP_FROM to below DEEP_BELOW) and left keys unread. The
+ * budgets are counts of postings, and a common line's list grows with the catalog: at 10M tracks the
+ * first pass misses the source of a third of 200-character excerpts with one character in ten
+ * changed, which 8 times the postings bring back to 0.92 (bench/results/quality-10035450.md; 16
+ * times: 0.94).
+ */
+const DEEP = 8;
+/**
+ * Below this, the text is taken for one that holds no lyric, which screening sees most, and which
+ * a second pass would make two to three times as costly (measured at 10M: two thirds of unrelated
+ * texts are under 30, and a second pass for them took the p50 from 0.4 to 1.3 ms)…
+ */
+const DEEP_FROM = 30;
+/** …and from this on, the lyric found accounts for the query (edited texts' sources score 75–96). */
+const DEEP_BELOW = 90;
 /** A lyric leads clearly when the runner-up holds less than this share of its vote. */
 const CLEAR_LEAD = 0.5;
 /** Candidates verified per query: at least this many, or 2 × size. */
@@ -123,6 +145,7 @@ export class FingerprintSearcher {
     private readonly wordCandidates?: (text: string, limit: number, deadline: number) => { track: number; commontrack: number }[],
     /** Of some tracks, those whose lyrics hold every one of some normalised words (the text index). */
     private readonly holdingWords?: (tracks: readonly number[], words: readonly string[]) => number[],
+    private readonly limits: PostingsLimits = POSTINGS,
   ) {
     this.postings = new PackedPostingsView(index, 'fp');
     this.bits = index.manifest.parts.fp.bucketBits;
@@ -138,7 +161,7 @@ export class FingerprintSearcher {
     const query = kernel.normalizeText(text);
     if (query.length < GRAM || this.docs === 0) return [];
     const verified = Math.max(MIN_VERIFIED, 2 * size);
-    const { candidates, keys, tied } = this.candidates(query, verified);
+    const { candidates, keys, tied, unread } = this.candidates(query, verified);
     const grams = kernel.queryGrams(query);
     const hits: FingerprintHit[] = [];
     const seen = new Set<number>();
@@ -152,14 +175,18 @@ export class FingerprintSearcher {
       hits.push({ track, commontrack, similarity, covered, longest, tracks: [] });
       return similarity;
     };
-    // Vote of the best-voted candidate that verified as a real match (similarity ≥ 50).
-    let strongVote = 0;
-    for (const { doc, vote } of candidates) {
-      if (Date.now() > deadline) throw pastDeadline();
-      // Far fewer votes than a verified match: a lyric sharing only clichés with the query.
-      if (vote < strongVote * STOP_RATIO) break;
-      if (verify(this.track[doc], this.common[doc]) >= 50 && strongVote === 0) strongVote = vote;
-    }
+    /** Verifies candidates best-voted first, up to one with far fewer votes than a real match (similarity ≥ 50) had. */
+    const verifyCandidates = (list: readonly Candidate[]): void => {
+      let strongVote = 0;
+      for (const { doc, vote } of list) {
+        if (Date.now() > deadline) throw pastDeadline();
+        // Far fewer votes than a verified match: a lyric sharing only clichés with the query.
+        if (vote < strongVote * STOP_RATIO) break;
+        if (seen.has(this.common[doc])) continue;
+        if (verify(this.track[doc], this.common[doc]) >= 50 && strongVote === 0) strongVote = vote;
+      }
+    };
+    verifyCandidates(candidates);
     // Every candidate tied with more lyrics than were verified, and none holds the whole query (as
     // one passage: a lyric holding its lines in pieces, elsewhere and in another order, is not its
     // source): the rest of the tie, most popular first, until one does (or the deadline).
@@ -182,6 +209,13 @@ export class FingerprintSearcher {
         if (!seen.has(c.commontrack)) verify(c.track, c.commontrack);
       }
     }
+    // Only part of the query found, and keys left unread: a text edited enough that its rarer keys
+    // are gone (typos, replaced words), whose commonest lines outvoted its source among the lists
+    // the budgets let in. A second pass reads DEEP times as many postings.
+    if (unread) {
+      const best = hits.reduce((top, h) => Math.max(top, h.similarity), 0);
+      if (best >= DEEP_FROM && best < DEEP_BELOW) verifyCandidates(this.candidates(query, verified, DEEP).candidates);
+    }
     const recordings = new Map<number, Recording>();
     const recording = (commontrack: number, indexed: number): Recording => {
       let r = recordings.get(commontrack);
@@ -193,8 +227,11 @@ export class FingerprintSearcher {
     return top;
   }
 
-  /** Documents with the most weighted votes, best first, and how many of the query's keys have postings. */
-  private candidates(query: string, count: number): { candidates: Candidate[]; keys: number; tied: number[] } {
+  /**
+   * Documents with the most weighted votes, best first (the budgets `scale` times POSTINGS), how many
+   * of the query's keys have postings, and whether some of those were left unread.
+   */
+  private candidates(query: string, count: number, scale = 1): { candidates: Candidate[]; keys: number; tied: number[]; unread: boolean } {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
     const keys = kernel.indexKeys(query, this.scratch, this.bits);
     const lists: PackedList[] = [];
@@ -206,8 +243,10 @@ export class FingerprintSearcher {
 
     // A longer text has more keys to read: the budgets grow with it (a lyric passage inside prose
     // must not lose its keys' turn to the prose's).
-    const base = Math.max(POSTINGS_BASE, lists.length * BASE_PER_KEY);
-    const budget = Math.max(POSTINGS_BUDGET, lists.length * BUDGET_PER_KEY);
+    const { limits } = this;
+    const base = scale * Math.max(limits.base, lists.length * limits.basePerKey);
+    const budget = scale * Math.max(limits.budget, lists.length * limits.budgetPerKey);
+    const cap = scale * Math.max(limits.cap, lists.length * limits.budgetPerKey);
     const { votes, exact, touched } = this;
     let nTouched = 0;
     let read = 0;
@@ -228,7 +267,7 @@ export class FingerprintSearcher {
         // lyrics tie for the most votes (the keys read so far are clichés they share: a noisy
         // query lost its rarer keys), and never past the cap.
         if (second < CLEAR_LEAD * best) break;
-        if (after > budget && (after > Math.max(POSTINGS_CAP, budget) || second < best)) break;
+        if (after > budget && (after > cap || second < best)) break;
       }
       read = after;
       const weight = this.weight(lists[next]);
@@ -330,7 +369,7 @@ export class FingerprintSearcher {
     // Only a tie larger than the candidates is verified further, and only one small enough.
     if (tied.length <= candidates.length || tied.length > MAX_TIED) tied = [];
     else tied.sort((a, b) => a - b);
-    return { candidates, keys: lists.length, tied };
+    return { candidates, keys: lists.length, tied, unread: unread.length > 0 };
   }
 
   /** A key's vote: idf in eighths, at least 1. */

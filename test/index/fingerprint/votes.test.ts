@@ -52,3 +52,35 @@ t.test('votes beyond a byte: the lyric holding more of a long query leads, whate
   t.same(other.map((c) => c.doc), [docOf(3)], 'another query sees none of the first one');
   t.same(candidates(whole), first, 'and the first again');
 });
+
+t.test('an edited text whose rarer keys point elsewhere: a second, deeper pass finds its source', async (t) => {
+  const line = (seed: number) => passage(seed, 6);
+  const [a, b, c, d, e, f, g] = [10, 11, 12, 13, 14, 15, 16].map(line);
+  const track = (id: number, rating: number, lines: string[]) => ({
+    type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: ARTIST.artist_id, artist_name: ARTIST.artist_name,
+    album_id: ALBUM.album_id, commontrack_id: 1000 + id, track_rating: rating, lyrics: { lyrics_body: lines.join('\n'), lyrics_language: 'en' },
+  });
+  const songs = [track(1, 1, [a, b, c, d, e, f])]; // the source, the least popular
+  // Songs sharing a few of its lines each (its keys' lists are long), and one holding its first line
+  // and the line the query puts in the place of its third (the query's rarest keys are that song's).
+  for (let i = 0; i < 20; i++) songs.push(track(100 + i, 50, [a, b, c, line(1000 + i)]), track(200 + i, 50, [c, d, e, line(2000 + i)]), track(300 + i, 50, [e, f, a, line(3000 + i)]));
+  songs.push(track(400, 90, [a, g, line(4000)]));
+  const data = await indexedDataDir(t, [ARTIST, ALBUM, ...songs]);
+  const catalog = Catalog.open(data);
+  t.teardown(() => catalog.close());
+  const index = await loadGenerationAsync(currentGeneration(data)!);
+  const lyricsOf = (id: number) => {
+    const body = catalog.getContent('lyrics', id)?.lyrics_body;
+    return body === undefined ? undefined : kernel.normalizeText(body);
+  };
+  const query = [a, b, g, d, e, f].join('\n');
+  // Budgets small enough for this catalog to be what the defaults are for millions of lyrics: the
+  // first pass reads only the keys of the line the source lacks, and finds a third of the query.
+  const tight = { base: 30, basePerKey: 0, budget: 30, budgetPerKey: 0, cap: 30 };
+  const hits = new FingerprintSearcher(index, lyricsOf, undefined, undefined, undefined, tight).search(query, 10, Infinity);
+  t.equal(hits[0]?.track, 1, 'the source first');
+  t.ok(hits[0].covered > 0.8 * kernel.normalizeText(query).length, `accounting for five lines of six (${hits[0].covered} characters)`);
+  t.ok(hits.some((h) => h.track === 400), 'the song holding the replaced line is still an answer');
+  const all = new FingerprintSearcher(index, lyricsOf).search(query, 10, Infinity);
+  t.equal(all[0]?.track, 1, 'as with budgets that read every key');
+});
