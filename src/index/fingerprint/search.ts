@@ -171,26 +171,31 @@ export class FingerprintSearcher {
     const { candidates, keys, tied, unread } = this.candidates(query, verified);
     const grams = kernel.queryGrams(query);
     const hits: FingerprintHit[] = [];
-    const seen = new Set<number>();
+    /** Similarity of each recording verified (0 when its lyric holds none of the query). */
+    const seen = new Map<number, number>();
     const verify = (track: number, commontrack: number): number => {
-      seen.add(commontrack);
+      seen.set(commontrack, 0);
       const lyric = this.lyricsOf(track);
       if (lyric === undefined) return 0;
       const { covered, longest } = grams.coverage(lyric);
       if (covered === 0) return 0;
       const similarity = (100 * covered) / query.length;
       hits.push({ track, commontrack, similarity, covered, longest, tracks: [] });
+      seen.set(commontrack, similarity);
       return similarity;
     };
-    /** Verifies candidates best-voted first, up to one with far fewer votes than a real match (similarity ≥ 50) had. */
+    /**
+     * Verifies candidates best-voted first, up to one with far fewer votes than a real match
+     * (similarity ≥ 50) had; a recording verified before counts with its similarity, not read again.
+     */
     const verifyCandidates = (list: readonly Candidate[]): void => {
       let strongVote = 0;
       for (const { doc, vote } of list) {
         if (Date.now() > deadline) throw pastDeadline();
         // Far fewer votes than a verified match: a lyric sharing only clichés with the query.
         if (vote < strongVote * STOP_RATIO) break;
-        if (seen.has(this.common[doc])) continue;
-        if (verify(this.track[doc], this.common[doc]) >= 50 && strongVote === 0) strongVote = vote;
+        const similarity = seen.get(this.common[doc]) ?? verify(this.track[doc], this.common[doc]);
+        if (similarity >= 50 && strongVote === 0) strongVote = vote;
       }
     };
     verifyCandidates(candidates);
@@ -239,7 +244,8 @@ export class FingerprintSearcher {
   }
 
   /**
-   * Documents with the most weighted votes, best first (the budgets `scale` times POSTINGS), how many
+   * Documents with the most weighted votes, best first (the budgets `scale` times this.limits', a
+   * second pass's at most `scale` times its cap), how many
    * of the query's keys have postings, and whether some of those were left unread.
    */
   private candidates(query: string, count: number, scale = 1): { candidates: Candidate[]; keys: number; tied: number[]; unread: boolean } {

@@ -2,11 +2,12 @@
  * The fingerprint searcher's vote board on a built index: votes past a byte (a long passage's keys)
  * are counted exactly, and the board is clear for the next query.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Catalog } from '../../../src/catalog/store.js';
 import { column, currentGeneration, loadGenerationAsync } from '../../../src/index/store/layout.js';
 import { FingerprintSearcher, type Candidate } from '../../../src/index/fingerprint/search.js';
 import { kernel } from '../../../src/index/kernel/kernel.js';
+import { PackedPostingsView } from '../../../src/index/store/postings.js';
 import { ARTIST, ALBUM } from '../../helpers/fixtures.js';
 import { indexedDataDir } from '../../helpers/indexed.js';
 
@@ -42,19 +43,37 @@ t.test('votes beyond a byte: the lyric holding more of a long query leads, whate
     (searcher as unknown as { candidates(q: string, n: number): { candidates: Candidate[] } }).candidates(kernel.normalizeText(text), 16).candidates;
   const docOf = (trackId: number) => [...column(index, 'fp-docs', 'track', 'u32')].indexOf(trackId);
 
+  // Every list of so small an index is read: a lyric's vote is the weight of each key it holds.
+  const postings = new PackedPostingsView(index, 'fp');
+  const docs = column(index, 'fp-docs', 'track', 'u32').length;
+  const normal = kernel.normalizeText(whole);
+  const keys = kernel.indexKeys(normal, new Uint32Array(normal.length * 2), index.manifest.parts.fp.bucketBits);
+  const expected = (doc: number): number => {
+    let vote = 0;
+    for (const key of keys) {
+      const list = postings.list(key);
+      if (list.length === 0) continue;
+      const at = list.seek(doc, 0);
+      if (at < list.length && list.at(at) === doc) vote += Math.max(1, Math.round(8 * Math.log(1 + docs / list.length)));
+    }
+    return Math.min(0xffff, vote);
+  };
+
   const first = candidates(whole);
   t.equal(first[0].doc, docOf(2), 'the song holding the whole query first');
   t.equal(first[1].doc, docOf(1), 'the song holding half of it second');
   t.ok(first[1].vote > 255, `the runner-up's vote (${first[1].vote}) is past a byte`);
-  t.ok(first[0].vote > first[1].vote * 1.5, `and the leader's (${first[0].vote}) counted on past it`);
+  t.equal(first[0].vote, expected(docOf(2)), `the leader's vote (${first[0].vote}) is the sum of its keys' weights`);
+  t.equal(first[1].vote, expected(docOf(1)), "and so is the runner-up's");
   t.same(candidates(whole), first, 'the same votes again: the board was cleared');
   const other = candidates(passage(4, 60));
   t.same(other.map((c) => c.doc), [docOf(3)], 'another query sees none of the first one');
   t.same(candidates(whole), first, 'and the first again');
 });
 
-t.test('an edited text whose rarer keys point elsewhere: a second, deeper pass finds its source', async (t) => {
-  const line = (seed: number) => passage(seed, 6);
+/** The catalog of the second-pass tests: lines of `words` words each (docs/index.md, "A second pass for edited texts"). */
+async function editedCatalog(t: Test, words: number) {
+  const line = (seed: number) => passage(seed, words);
   const [a, b, c, d, e, f, g] = [10, 11, 12, 13, 14, 15, 16].map(line);
   const track = (id: number, rating: number, lines: string[]) => ({
     type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: ARTIST.artist_id, artist_name: ARTIST.artist_name,
@@ -73,14 +92,31 @@ t.test('an edited text whose rarer keys point elsewhere: a second, deeper pass f
     const body = catalog.getContent('lyrics', id)?.lyrics_body;
     return body === undefined ? undefined : kernel.normalizeText(body);
   };
-  const query = [a, b, g, d, e, f].join('\n');
+  return { index, lyricsOf, query: [a, b, g, d, e, f].join('\n') };
+}
+
+t.test('an edited text whose rarer keys point elsewhere: a second, deeper pass finds its source', async (t) => {
+  const { index, lyricsOf, query } = await editedCatalog(t, 6);
   // Budgets small enough for this catalog to be what the defaults are for millions of lyrics: the
   // first pass reads only the keys of the line the source lacks, and finds a third of the query.
   const tight = { base: 30, basePerKey: 0, budget: 30, budgetPerKey: 0, cap: 30 };
-  const hits = new FingerprintSearcher(index, lyricsOf, undefined, undefined, undefined, tight).search(query, 10, Infinity);
+  const searcher = new FingerprintSearcher(index, lyricsOf, undefined, undefined, undefined, tight);
+  const firstPass = (searcher as unknown as { candidates(q: string, n: number): { candidates: Candidate[] } }).candidates(kernel.normalizeText(query), 20).candidates;
+  const sourceDoc = [...column(index, 'fp-docs', 'track', 'u32')].indexOf(1);
+  t.notOk(firstPass.some((c) => c.doc === sourceDoc), 'the first pass alone does not make the source a candidate');
+  const hits = searcher.search(query, 10, Infinity);
   t.equal(hits[0]?.track, 1, 'the source first');
   t.ok(hits[0].covered > 0.8 * kernel.normalizeText(query).length, `accounting for five lines of six (${hits[0].covered} characters)`);
   t.ok(hits.some((h) => h.track === 400), 'the song holding the replaced line is still an answer');
   const all = new FingerprintSearcher(index, lyricsOf).search(query, 10, Infinity);
   t.equal(all[0]?.track, 1, 'as with budgets that read every key');
+});
+
+t.test('a text under 100 characters takes no second pass', async (t) => {
+  const { index, lyricsOf, query } = await editedCatalog(t, 2);
+  t.ok(kernel.normalizeText(query).length < 100, `the query is ${kernel.normalizeText(query).length} characters`);
+  const tight = { base: 30, basePerKey: 0, budget: 30, budgetPerKey: 0, cap: 30 };
+  const hits = new FingerprintSearcher(index, lyricsOf, undefined, undefined, undefined, tight).search(query, 10, Infinity);
+  t.notOk(hits.some((h) => h.track === 1), 'its source is not found with budgets this small');
+  t.equal(new FingerprintSearcher(index, lyricsOf).search(query, 10, Infinity)[0]?.track, 1, 'and is with budgets that read every key');
 });
