@@ -81,8 +81,11 @@ const AMBIGUOUS = 0.7;
  * At most this many lyrics tied for the most votes are looked at after the candidates, when none of
  * the candidates holds the whole query: an exact excerpt whose every key is a cliché of the catalog
  * (a stock line many songs share, each continuing it differently) ties with all of them, and the
- * candidates are only the most popular of those. Those whose lyrics hold the query's words (the
- * text index) are verified, most popular first, until one holds the whole query.
+ * candidates are only the most popular of those. The tie is first narrowed to the lyrics holding
+ * every key the budgets left unread (a lyric holding the whole query holds all of its keys: pairs of
+ * grams that follow one another in the query follow one another in that lyric too); of those, the
+ * ones whose lyrics hold the query's words (the text index) are verified, most popular first, until
+ * one holds the whole query.
  */
 const MAX_TIED = 512;
 /** A vote board's byte at this value means the lyric's vote is in its 16-bit board (FingerprintSearcher.votes). */
@@ -386,9 +389,10 @@ export class FingerprintSearcher {
     // candidate list is only used when there is none.
     const refining = unread.length > 0 && leaders.length > 1 && leaders[1].vote >= AMBIGUOUS * leaders[0].vote;
     const candidates = refining ? refine(leaders, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : leaders.slice(0, count);
-    // Only a tie larger than the candidates is verified further, and only one small enough.
+    // Only a tie larger than the candidates is verified further, and only one small enough; of it,
+    // only the lyrics that may hold the whole query.
     if (tied.length <= candidates.length || tied.length > MAX_TIED) tied = [];
-    else tied.sort((a, b) => a - b);
+    else tied = holdingEvery(tied.sort((a, b) => a - b), unread);
     return { candidates, keys: lists.length, tied, unread: unread.length > 0 };
   }
 
@@ -396,6 +400,23 @@ export class FingerprintSearcher {
   private weight(list: { length: number }): number {
     return Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
   }
+}
+
+/** Of `docs` (ascending), those in every one of `lists`, ascending; the shortest lists are searched first. */
+export function holdingEvery(docs: number[], lists: readonly PackedList[]): number[] {
+  let kept = docs;
+  for (const list of [...lists].sort((a, b) => a.length - b.length)) {
+    if (kept.length === 0) break;
+    const next: number[] = [];
+    let at = 0;
+    for (const doc of kept) {
+      at = list.seek(doc, at);
+      if (at === list.length) break;
+      if (list.at(at) === doc) next.push(doc);
+    }
+    kept = next;
+  }
+  return kept;
 }
 
 export interface Candidate {

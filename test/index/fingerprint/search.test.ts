@@ -1,6 +1,6 @@
 /** The fingerprint search's pure steps: refining candidates with unread keys, ranking and sharing evidence among hits. */
 import t from 'tap';
-import { rank, refine, shareEvidence, TIE_WINDOW, type Candidate, type FingerprintHit } from '../../../src/index/fingerprint/search.js';
+import { holdingEvery, rank, refine, shareEvidence, TIE_WINDOW, type Candidate, type FingerprintHit } from '../../../src/index/fingerprint/search.js';
 import { PackedList } from '../../../src/index/store/packed.js';
 
 t.test('refine: the unread keys lift the lyric that holds them all, and the earlier best stay', async (t) => {
@@ -54,4 +54,12 @@ t.test('shareEvidence: an answer shares its similarity with those accounting for
   t.same(similarities([hit(1, 100, 100, 100), hit(2, 100, 100, 100), hit(3, 94, 94, 94), hit(4, 50, 50, 200)]), [50, 50, 31.33, 50],
     'behind two whole matches, a 94 shares with three; a long passage no one else has keeps its share');
   t.same(similarities([hit(1, 90, 36, 30), hit(2, 90, 36, 20)]), [90, 45], 'the same share, but one has the longer passage');
+});
+
+t.test('holdingEvery: the documents in every list, in order', async (t) => {
+  const lists = [PackedList.of([2, 3, 5, 8, 13, 21, 34]), PackedList.of([1, 2, 3, 4, 5, 13, 34, 55])];
+  t.same(holdingEvery([2, 3, 4, 8, 13, 34, 40], lists), [2, 3, 13, 34]);
+  t.same(holdingEvery([2, 3], []), [2, 3], 'no list: every document');
+  t.same(holdingEvery([], lists), []);
+  t.same(holdingEvery([1, 55], lists), [], 'each in one list only');
 });

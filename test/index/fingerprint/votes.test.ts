@@ -120,3 +120,40 @@ t.test('a text under 100 characters takes no second pass', async (t) => {
   t.notOk(hits.some((h) => h.track === 1), 'its source is not found with budgets this small');
   t.equal(new FingerprintSearcher(index, lyricsOf).search(query, 10, Infinity)[0]?.track, 1, 'and is with budgets that read every key');
 });
+
+t.test('a text whose every key many songs share: the tie walk reads only the lyrics holding every key', async (t) => {
+  const [l1, l2, l3] = [60, 61, 62].map((seed) => passage(seed, 5));
+  const reversed = (line: string) => line.split(' ').reverse().join(' ');
+  const track = (id: number, rating: number, lines: string[]) => ({
+    type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: ARTIST.artist_id, artist_name: ARTIST.artist_name,
+    album_id: ALBUM.album_id, commontrack_id: 1000 + id, track_rating: rating, lyrics: { lyrics_body: lines.join('\n'), lyrics_language: 'en' },
+  });
+  // The least popular song holds the three lines in order. 300 hold the first two and the third's
+  // words in another order, 300 the last two and the first's words in another order: every key of
+  // the text is in 301 lyrics (more than refinement looks at), and every word in all of them.
+  const songs = [track(1, 1, [l1, l2, l3])];
+  for (let i = 0; i < 300; i++) songs.push(track(100 + i, 50, [l1, l2, passage(2000 + i, 4), reversed(l3)]), track(200 + i, 50, [reversed(l1), l2, l3, passage(3000 + i, 4)]));
+  const data = await indexedDataDir(t, [ARTIST, ALBUM, ...songs]);
+  const catalog = Catalog.open(data);
+  t.teardown(() => catalog.close());
+  const index = await loadGenerationAsync(currentGeneration(data)!);
+  const read: number[] = [];
+  const lyricsOf = (id: number) => {
+    read.push(id);
+    const body = catalog.getContent('lyrics', id)?.lyrics_body;
+    return body === undefined ? undefined : kernel.normalizeText(body);
+  };
+  // The text index's part, as the engines wire it: the tracks whose lyrics hold every word.
+  const holdingWords = (tracks: readonly number[], words: readonly string[]) =>
+    tracks.filter((id) => words.every((w) => kernel.wordsOf(kernel.normalizeText(catalog.getContent('lyrics', id)?.lyrics_body ?? '')).includes(w)));
+  const query = [l1, l2, l3].join('\n');
+  // Budgets that read only the rarest list: its 301 lyrics tie, the most popular are verified.
+  const tight = { base: 1, basePerKey: 0, budget: 1, budgetPerKey: 0, cap: 1 };
+  const hits = new FingerprintSearcher(index, lyricsOf, undefined, undefined, holdingWords, tight).search(query, 5, Infinity);
+  t.equal(hits[0]?.track, 1, 'the song holding the text first');
+  t.equal(hits[0].longest, kernel.normalizeText(query).length, 'as one passage');
+  // The candidates (16, and one refinement may add), then, of the rest of the tie, only the lyric
+  // holding every key: not the hundreds holding every word.
+  t.ok(read.length <= 18, `${read.length} lyrics read in all`);
+  t.equal(read.at(-1), 1, 'the last of them the song holding the text');
+});
