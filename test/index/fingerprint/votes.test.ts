@@ -1,6 +1,7 @@
 /**
- * The fingerprint searcher's vote board on a built index: votes past a byte (a long passage's keys)
- * are counted exactly, and the board is clear for the next query.
+ * The fingerprint searcher on small built indexes: votes past a byte (a long passage's keys) counted
+ * exactly and cleared for the next query; the second candidate pass for edited texts; the tie walk
+ * narrowed by the text's keys.
  */
 import t, { type Test } from 'tap';
 import { Catalog } from '../../../src/catalog/store.js';
@@ -22,15 +23,17 @@ function passage(seed: number, words: number): string {
   return out.join(' ');
 }
 
+/** A track of the fixture artist and album whose lyrics are `lines`, of popularity `rating`. */
+const song = (id: number, rating: number, lines: string[]) => ({
+  type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: ARTIST.artist_id, artist_name: ARTIST.artist_name,
+  album_id: ALBUM.album_id, commontrack_id: 1000 + id, track_rating: rating, lyrics: { lyrics_body: lines.join('\n'), lyrics_language: 'en' },
+});
+
 t.test('votes beyond a byte: the lyric holding more of a long query leads, whatever its popularity', async (t) => {
   const half = passage(1, 80);
   const whole = `${half} ${passage(2, 80)}`;
-  const track = (id: number, rating: number, body: string) => ({
-    type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: ARTIST.artist_id, artist_name: ARTIST.artist_name,
-    album_id: ALBUM.album_id, commontrack_id: 100 + id, track_rating: rating, lyrics: { lyrics_body: body, lyrics_language: 'en' },
-  });
   // Song 1 is the more popular (the lower document) and holds half the query; song 2 holds all of it.
-  const records = [ARTIST, ALBUM, track(1, 90, `${half}\n${passage(3, 40)}`), track(2, 10, whole), track(3, 50, passage(4, 120))];
+  const records = [ARTIST, ALBUM, song(1, 90, [half, passage(3, 40)]), song(2, 10, [whole]), song(3, 50, [passage(4, 120)])];
   const data = await indexedDataDir(t, records);
   const catalog = Catalog.open(data);
   t.teardown(() => catalog.close());
@@ -75,15 +78,11 @@ t.test('votes beyond a byte: the lyric holding more of a long query leads, whate
 async function editedCatalog(t: Test, words: number) {
   const line = (seed: number) => passage(seed, words);
   const [a, b, c, d, e, f, g] = [10, 11, 12, 13, 14, 15, 16].map(line);
-  const track = (id: number, rating: number, lines: string[]) => ({
-    type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: ARTIST.artist_id, artist_name: ARTIST.artist_name,
-    album_id: ALBUM.album_id, commontrack_id: 1000 + id, track_rating: rating, lyrics: { lyrics_body: lines.join('\n'), lyrics_language: 'en' },
-  });
-  const songs = [track(1, 1, [a, b, c, d, e, f])]; // the source, the least popular
+  const songs = [song(1, 1, [a, b, c, d, e, f])]; // the source, the least popular
   // Songs sharing a few of its lines each (its keys' lists are long), and one holding its first line
   // and the line the query puts in the place of its third (the query's rarest keys are that song's).
-  for (let i = 0; i < 20; i++) songs.push(track(100 + i, 50, [a, b, c, line(1000 + i)]), track(200 + i, 50, [c, d, e, line(2000 + i)]), track(300 + i, 50, [e, f, a, line(3000 + i)]));
-  songs.push(track(400, 90, [a, g, line(4000)]));
+  for (let i = 0; i < 20; i++) songs.push(song(100 + i, 50, [a, b, c, line(1000 + i)]), song(200 + i, 50, [c, d, e, line(2000 + i)]), song(300 + i, 50, [e, f, a, line(3000 + i)]));
+  songs.push(song(400, 90, [a, g, line(4000)]));
   const data = await indexedDataDir(t, [ARTIST, ALBUM, ...songs]);
   const catalog = Catalog.open(data);
   t.teardown(() => catalog.close());
@@ -124,15 +123,11 @@ t.test('a text under 100 characters takes no second pass', async (t) => {
 t.test('a text whose every key many songs share: the tie walk reads only the lyrics holding every key', async (t) => {
   const [l1, l2, l3] = [60, 61, 62].map((seed) => passage(seed, 5));
   const reversed = (line: string) => line.split(' ').reverse().join(' ');
-  const track = (id: number, rating: number, lines: string[]) => ({
-    type: 'track', track_id: id, track_name: `Song ${id}`, artist_id: ARTIST.artist_id, artist_name: ARTIST.artist_name,
-    album_id: ALBUM.album_id, commontrack_id: 1000 + id, track_rating: rating, lyrics: { lyrics_body: lines.join('\n'), lyrics_language: 'en' },
-  });
   // The least popular song holds the three lines in order. 300 hold the first two and the third's
   // words in another order, 300 the last two and the first's words in another order: every key of
   // the text is in 301 lyrics (more than refinement looks at), and every word in all of them.
-  const songs = [track(1, 1, [l1, l2, l3])];
-  for (let i = 0; i < 300; i++) songs.push(track(100 + i, 50, [l1, l2, passage(2000 + i, 4), reversed(l3)]), track(200 + i, 50, [reversed(l1), l2, l3, passage(3000 + i, 4)]));
+  const songs = [song(1, 1, [l1, l2, l3])];
+  for (let i = 0; i < 300; i++) songs.push(song(100 + i, 50, [l1, l2, passage(2000 + i, 4), reversed(l3)]), song(200 + i, 50, [reversed(l1), l2, l3, passage(3000 + i, 4)]));
   const data = await indexedDataDir(t, [ARTIST, ALBUM, ...songs]);
   const catalog = Catalog.open(data);
   t.teardown(() => catalog.close());
