@@ -21,9 +21,7 @@ export class Appender {
 
   put<V, K extends Key>(db: Database<V, K>, key: K, value: V): void {
     const store = db as unknown as Database<unknown, Key>;
-    let last: Key | undefined;
-    if (this.last.has(store)) last = this.last.get(store);
-    else this.last.set(store, (last = lastKey(store)));
+    const last = this.lastOf(store);
     if (last === undefined || isAbove(key, last)) {
       if (put(db, key, value, APPEND)) {
         this.last.set(store, key);
@@ -35,6 +33,24 @@ export class Appender {
       this.last.set(store, lastKey(store));
     }
     if (!put(db, key, value)) throw new Error(`could not write key ${JSON.stringify(key)}`);
+  }
+
+  /**
+   * Whether `key`, an array key, would open a group of its own at the end of the database: its
+   * first component above that of every key the database holds, so no other key shares it.
+   * Sure only for a database whose puts in this transaction all went through this Appender (the
+   * followed key is then the last one or above it, and above only makes the answer false).
+   */
+  opensGroup(db: Database<unknown, Key>, key: readonly number[]): boolean {
+    const last = this.lastOf(db);
+    return last === undefined || (Array.isArray(last) && typeof last[0] === 'number' && key[0] > last[0]);
+  }
+
+  private lastOf(db: Database<unknown, Key>): Key | undefined {
+    if (this.last.has(db)) return this.last.get(db);
+    const last = lastKey(db);
+    this.last.set(db, last);
+    return last;
   }
 }
 

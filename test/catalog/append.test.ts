@@ -1,5 +1,5 @@
 import t from 'tap';
-import { isAbove } from '../../src/catalog/append.js';
+import { Appender, isAbove } from '../../src/catalog/append.js';
 import { Catalog, STRUCTURES_KEY } from '../../src/catalog/store.js';
 import { applyRecords } from '../helpers/apply.js';
 import { catalogOfFormat, generatedRecords, storedContents } from '../helpers/generated-catalog.js';
@@ -18,6 +18,41 @@ t.test('isAbove orders numbers and arrays of numbers as LMDB stores them, and no
   t.equal(isAbove(['b', 1], ['a', 1]), false, 'strings: left to an ordinary put');
   t.equal(isAbove([1, 'b'], [1, 'a']), false);
   t.equal(isAbove(3, [2]), false);
+});
+
+t.test('a key opens a group at the end only when its first component is above every key the database holds', async (t) => {
+  const catalog = Catalog.open(tempDir(t));
+  t.teardown(() => catalog.close());
+  const db = catalog.index.commontrack;
+  catalog.writeTransaction(() => {
+    const appender = new Appender();
+    t.equal(appender.opensGroup(db, [5, 5]), true, 'an empty database');
+    appender.put(db, [5, 5], '');
+    t.equal(appender.opensGroup(db, [5, 9]), false, 'a second key of the same group');
+    t.equal(appender.opensGroup(db, [4, 9]), false, 'below the last key');
+    t.equal(appender.opensGroup(db, [900, 6]), true);
+    appender.put(db, [900, 6], '');
+    appender.put(db, [7, 7], '');
+    t.equal(appender.opensGroup(db, [900, 8]), false, 'a key put below the last one does not hide the group above it');
+  });
+  catalog.writeTransaction(() => {
+    const appender = new Appender();
+    t.equal(appender.opensGroup(db, [900, 10]), false, 'a new transaction reads the last key again');
+    t.equal(appender.opensGroup(db, [901, 1]), true);
+  });
+});
+
+t.test('a version written after its recording, in id order or not, shares the group\'s ISRCs', async (t) => {
+  const catalog = Catalog.open(tempDir(t));
+  t.teardown(() => catalog.close());
+  const track = (id: number, commontrack: number) => ({
+    type: 'track', track_id: id, commontrack_id: commontrack, track_name: `T${id}`, artist_id: 1, artist_name: 'A', track_isrc: `USAAA26${String(id).padStart(5, '0')}`,
+  });
+  applyRecords(catalog, [track(5, 900), track(6, 900), track(7, 800)]);
+  applyRecords(catalog, [track(8, 800), track(9, 901)]);
+  t.same(catalog.getTrack(5)?.commontrack_isrcs, ['USAAA2600005', 'USAAA2600006'], 'a group above its tracks\' ids');
+  t.same(catalog.getTrack(7)?.commontrack_isrcs, ['USAAA2600007', 'USAAA2600008'], 'a later transaction, below the last group');
+  t.same(catalog.getTrack(9)?.commontrack_isrcs, ['USAAA2600009'], 'alone in a new group');
 });
 
 /** Applies records in batches of `size` (an import's transactions). */
