@@ -80,6 +80,19 @@ interface RichsyncLine {
 
 /** The stored form of a richsync body (JSON text) given the track's lyrics, or undefined to store the text itself. */
 export function encodeRichsync(body: string, lyrics: string): Uint8Array | undefined {
+  const places = linePlaces(lyrics);
+  return scanned(body, places) ?? parsed(body, places, lyrics);
+}
+
+/**
+ * The two ways encodeRichsync takes, each alone (tests compare them): reading the text as this form
+ * writes it (undefined for any other text), and the general way.
+ */
+export const scanRichsync = (body: string, lyrics: string): Uint8Array | undefined => scanned(body, linePlaces(lyrics));
+export const parseRichsync = (body: string, lyrics: string): Uint8Array | undefined => parsed(body, linePlaces(lyrics), lyrics);
+
+/** The general way: JSON.parse, encode, then render back and compare (anything it cannot keep exactly is refused). */
+function parsed(body: string, places: Places, lyrics: string): Uint8Array | undefined {
   let lines: unknown;
   try {
     lines = JSON.parse(body);
@@ -87,7 +100,6 @@ export function encodeRichsync(body: string, lyrics: string): Uint8Array | undef
     return undefined;
   }
   if (!Array.isArray(lines) || !lines.every(isRichsyncLine)) return undefined;
-  const places = linePlaces(lyrics);
   const out = new Writer();
   out.uint(RICHSYNC).uint(places.count).uint(lines.length);
   let prevEnd = 0;
@@ -107,6 +119,161 @@ export function encodeRichsync(body: string, lyrics: string): Uint8Array | undef
     prevEnd = teCs;
   }
   return checked(out.bytes(), body, lyrics);
+}
+
+/**
+ * A richsync written exactly as this form renders one (the API's own layout: no white space; keys
+ * ts, te, l, x in that order; each line cut into its words and single spaces; times as JavaScript
+ * prints whole centiseconds; text without escapes or control characters), read straight from the
+ * text into the form. What it accepts renders back to the same text by construction, so it needs
+ * neither JSON.parse nor the render check, four fifths of the general way's time on the import's
+ * reading thread. Anything else: undefined (the general way decides).
+ */
+function scanned(body: string, places: Places): Uint8Array | undefined {
+  const s = new Scan(body);
+  if (!s.take('[')) return undefined;
+  const out = new Writer();
+  let lines = 0;
+  let prevEnd = 0;
+  if (!s.take(']')) {
+    do {
+      if (!s.take('{"ts":')) return undefined;
+      const ts = s.seconds();
+      if (ts < 0 || !s.take(',"te":')) return undefined;
+      const te = s.seconds();
+      if (te < 0 || !s.take(',"l":[')) return undefined;
+      let groups = 0;
+      do {
+        if (!s.take('{"c":"')) return undefined;
+        const from = s.at;
+        const to = s.string();
+        if (to < 0 || !s.take(',"o":')) return undefined;
+        const o = s.seconds();
+        if (o < 0 || !s.take('}')) return undefined;
+        s.group(groups++, from, to, o);
+      } while (s.take(','));
+      if (!s.take('],"x":"')) return undefined;
+      const xFrom = s.at;
+      const xTo = s.string();
+      if (xTo < 0 || !s.take('}') || !s.wordsAndSpaces(groups, xFrom, xTo)) return undefined;
+      out.int(ts - prevEnd).int(te - ts).text(body.slice(xFrom, xTo), places);
+      out.uint(groups * 2 + 1);
+      let prev = 0;
+      for (let g = 0; g < groups; g++) {
+        out.int(s.offsets[g] - prev);
+        prev = s.offsets[g];
+      }
+      prevEnd = te;
+      lines++;
+    } while (s.take(','));
+    if (!s.take(']')) return undefined;
+  }
+  if (s.at !== body.length) return undefined;
+  return new Writer().uint(RICHSYNC).uint(places.count).uint(lines).append(out).bytes();
+}
+
+/** A cursor over a richsync's text for `scanned`, with the groups of the line being read. */
+class Scan {
+  at = 0;
+  /** Each group of the line: where its text starts and ends in the body, and its offset in centiseconds. */
+  starts: number[] = [];
+  ends: number[] = [];
+  offsets: number[] = [];
+
+  constructor(private readonly s: string) {}
+
+  /** Whether `literal` (ASCII) comes next; if so it is read. */
+  take(literal: string): boolean {
+    if (!this.s.startsWith(literal, this.at)) return false;
+    this.at += literal.length;
+    return true;
+  }
+
+  /**
+   * A time written as String(cs / 100) prints a whole number of centiseconds from 0 to MAX_SECONDS
+   * (no leading zeros, no trailing zeros in the fraction, no exponent), read as centiseconds; else -1.
+   */
+  seconds(): number {
+    const s = this.s;
+    let i = this.at;
+    let c = s.charCodeAt(i) - 48;
+    if (!(c >= 0 && c <= 9)) return -1;
+    let whole = c;
+    i++;
+    if (whole !== 0) {
+      for (c = s.charCodeAt(i) - 48; c >= 0 && c <= 9; c = s.charCodeAt(++i) - 48) {
+        whole = whole * 10 + c;
+        if (whole > MAX_SECONDS) return -1;
+      }
+    }
+    let fraction = 0;
+    if (s.charCodeAt(i) === 0x2e) {
+      const tenths = s.charCodeAt(i + 1) - 48;
+      const hundredths = s.charCodeAt(i + 2) - 48;
+      if (!(tenths >= 0 && tenths <= 9)) return -1;
+      if (hundredths >= 0 && hundredths <= 9) {
+        if (hundredths === 0) return -1;
+        fraction = tenths * 10 + hundredths;
+        i += 3;
+      } else {
+        if (tenths === 0) return -1;
+        fraction = tenths * 10;
+        i += 2;
+      }
+    }
+    const next = s.charCodeAt(i) - 48;
+    if (next >= 0 && next <= 9) return -1;
+    const cs = whole * 100 + fraction;
+    if (cs > MAX_SECONDS * 100) return -1;
+    this.at = i;
+    return cs;
+  }
+
+  /**
+   * The rest of a string whose opening quote was read: where it ends (its closing quote is read
+   * too), or -1 when it holds what JSON escapes or may (a backslash, a control character, a surrogate).
+   */
+  string(): number {
+    const s = this.s;
+    for (let i = this.at; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 0x22) {
+        this.at = i + 1;
+        return i;
+      }
+      if (c === 0x5c || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) return -1;
+    }
+    return -1;
+  }
+
+  group(g: number, from: number, to: number, offset: number): void {
+    this.starts[g] = from;
+    this.ends[g] = to;
+    this.offsets[g] = offset;
+  }
+
+  /** Whether the line's groups are the words and single spaces of its text (body[from, to)), as wordsAndSpaces cuts it. */
+  wordsAndSpaces(groups: number, from: number, to: number): boolean {
+    const s = this.s;
+    let at = from;
+    for (let g = 0; g < groups; g++) {
+      const start = this.starts[g];
+      const length = this.ends[g] - start;
+      if (g & 1) {
+        if (length !== 1 || s.charCodeAt(start) !== 0x20 || s.charCodeAt(at) !== 0x20) return false;
+        at++;
+        continue;
+      }
+      if (at + length > to) return false;
+      for (let i = 0; i < length; i++) {
+        const c = s.charCodeAt(start + i);
+        if (c === 0x20 || c !== s.charCodeAt(at + i)) return false;
+      }
+      at += length;
+      if (at < to && s.charCodeAt(at) !== 0x20) return false;
+    }
+    return groups % 2 === 1 && at === to;
+  }
 }
 
 /** The text a stored form stands for, given the same track's lyrics. */
@@ -398,6 +565,14 @@ class Writer {
     this.room(bytes.length);
     this.buf.set(bytes, this.at);
     this.at += bytes.length;
+    return this;
+  }
+
+  /** Writes what `other` holds. */
+  append(other: Writer): this {
+    this.room(other.at);
+    this.buf.set(other.buf.subarray(0, other.at), this.at);
+    this.at += other.at;
     return this;
   }
 

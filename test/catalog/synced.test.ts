@@ -1,5 +1,5 @@
 import t from 'tap';
-import { decodeSynced, encodeLrc, encodeRichsync, richsyncJsonString } from '../../src/catalog/synced.js';
+import { decodeSynced, encodeLrc, encodeRichsync, parseRichsync, richsyncJsonString, scanRichsync } from '../../src/catalog/synced.js';
 import { Catalog } from '../../src/catalog/store.js';
 import { catalogLines } from '../../src/generate/catalog.js';
 import { applyRecords } from '../helpers/apply.js';
@@ -108,6 +108,47 @@ t.test('anything this form cannot render back exactly is left as text', async (t
     '[{"ts":1,"te":2,"l":[{"c":"a","o":"0"}],"x":"a"}]', // a string offset
     ' [{"ts":1,"te":2,"l":[],"x":""}]', // white space
   ]) t.equal(encodeRichsync(rich, LYRICS), undefined, rich);
+});
+
+t.test('a richsync in the form\'s own layout is read straight from the text, to the same bytes as the general way', async (t) => {
+  const tracks = generated(20);
+  const same = (a: Uint8Array | undefined, b: Uint8Array | undefined) => a !== undefined && b !== undefined && Buffer.compare(a, b) === 0;
+  for (const tr of tracks) {
+    const body = tr.richsync!.richsync_body;
+    const lyrics = tr.lyrics!.lyrics_body;
+    if (!same(scanRichsync(body, lyrics), parseRichsync(body, lyrics))) t.fail(`track ${tr.track_id}: not read the same`);
+  }
+  t.equal(scanRichsync('[]', LYRICS)?.length, parseRichsync('[]', LYRICS)?.length, 'no lines');
+  const line = (ts: string, x: string, groups: string) => `[{"ts":${ts},"te":2.5,"l":[${groups}],"x":"${x}"}]`;
+  const canonical = line('1.07', 'a  é', '{"c":"a","o":0},{"c":" ","o":0.1},{"c":"","o":0.2},{"c":" ","o":0.3},{"c":"é","o":86400}');
+  t.ok(same(scanRichsync(canonical, LYRICS), parseRichsync(canonical, LYRICS)), 'empty words, non-ASCII text, the longest time');
+  for (const other of [
+    line('1.070', 'a', '{"c":"a","o":0}'), line('01', 'a', '{"c":"a","o":0}'), line('1.', 'a', '{"c":"a","o":0}'), line('1e2', 'a', '{"c":"a","o":0}'),
+    line('1.001', 'a', '{"c":"a","o":0}'), line('86400.01', 'a', '{"c":"a","o":0}'), line('-1', 'a', '{"c":"a","o":0}'),
+    line('1', 'a b', '{"c":"a b","o":0}'), line('1', 'a b', '{"c":"a","o":0},{"c":"b","o":0}'), line('1', 'ab', '{"c":"a","o":0},{"c":" ","o":0},{"c":"b","o":0}'),
+    line('1', 'a', '{"c":"a","o":0},{"c":" ","o":0}'), line('1', '', ''), line('1', 'a\\"b', '{"c":"a\\"b","o":0}'), line('1', '\\u00e9', '{"c":"\\u00e9","o":0}'),
+    line('1', '\\ud83c\\udfb5', '{"c":"\\ud83c\\udfb5","o":0}'), line('1', '🎵', '{"c":"🎵","o":0}'), line('1', 'a\tb', '{"c":"a\tb","o":0}'),
+    line('1', 'a', '{"c":"a","o":0}') + ' ', line('1', 'a', '{"o":0,"c":"a"}'), line('1', 'a', '{"c":"a","o":0,"x":1}'),
+  ]) t.equal(scanRichsync(other, LYRICS), undefined, `left to the general way: ${other}`);
+
+  // Any edit of a canonical body: either still read the same as the general way, or left to it.
+  let seed = 7;
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  const pieces = ['"', '\\', '.', '0', '5', ' ', ',', '{', '}', '[', ']', ':', 'é', '\n', '"c":', '"o":0'];
+  const body = tracks[0].richsync!.richsync_body.slice(0, 600).replace(/,\{"ts":[^]*$/, ']');
+  const lyrics = tracks[0].lyrics!.lyrics_body;
+  let scanned = 0;
+  let differ = 0;
+  for (let i = 0; i < 3000; i++) {
+    const at = random(body.length);
+    const edited = body.slice(0, at) + pieces[random(pieces.length)] + body.slice(at + random(3));
+    const fast = scanRichsync(edited, lyrics);
+    if (fast === undefined) continue;
+    scanned++;
+    if (!same(fast, parseRichsync(edited, lyrics))) differ++;
+  }
+  t.equal(differ, 0, `every edited body read straight (${scanned} of 3000) gives the general way's bytes`);
+  t.ok(scanned > 100, 'some edits keep the layout');
 });
 
 t.test('a stored form read against other lyrics is refused, not rendered wrong', async (t) => {
