@@ -43,6 +43,14 @@ t.test('trackRecord: content left out; commontrack, album, time, ISRCs and share
   t.same(own.commontrack_isrcs, ['GBAAA2000001'], 'the track starts its version group’s ISRCs');
 });
 
+t.test('trackRecord: every field of the line but its content, in one order whatever the line left out', async (t) => {
+  const full = track({ commontrack_id: 10, album_id: 70, updated_time: EARLIER, region_restriction: { allowed: ['GB'] } });
+  const content = ['type', 'lyrics', 'subtitle', 'richsync', 'snippet', 'analysis', 'translations', 'region_restriction'];
+  const record = trackRecord(full, undefined, 'h', NOW) as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(full)) if (!content.includes(k)) t.same(record[k], v, `${k} kept`);
+  t.same(Object.keys(trackRecord(track(), ALBUM, 'h', NOW)), Object.keys(record), 'a line with the optional fields left out: the same fields, in the same order');
+});
+
 t.test('trackRecord: the album fills the names, covers and release date the track leaves empty; the track’s own win', async (t) => {
   const inherited = trackRecord(track({ album_id: 70 }), ALBUM, 'h', NOW);
   t.hasStrict(inherited, {
