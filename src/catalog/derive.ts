@@ -8,7 +8,7 @@ import type {
 import type { RegionRestriction, TrackInput } from './schema.js';
 import type { ContentKind } from './store.js';
 import { sharePath } from '../util/slug.js';
-import { encodeLrc, encodeRichsync } from './synced.js';
+import { encodeLrc, encodeRichsync, richsyncCounts } from './synced.js';
 
 const WORLDWIDE: RegionRestriction = { allowed: ['XW'], blocked: [] };
 
@@ -70,12 +70,18 @@ export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, h
 
 /**
  * Fill derived values of a track line that are costly to compute (the richsync's average group
- * count scans tens of kilobytes), so the import's reading thread does it instead of the writer.
+ * count scans tens of kilobytes), so the import's reading thread does it instead of the writer;
+ * from the richsync's stored form when there is one (its counts, without the text).
  */
-export function precompute(input: TrackInput): void {
-  if (input.richsync && input.richsync.richsync_avg_count === undefined) {
-    input.richsync.richsync_avg_count = averageGroups(input.richsync.richsync_body);
+export function precompute(input: TrackInput, forms?: SyncedForms): void {
+  const richsync = input.richsync;
+  if (!richsync || richsync.richsync_avg_count !== undefined) return;
+  if (!forms?.richsync) {
+    richsync.richsync_avg_count = averageGroups(richsync.richsync_body);
+    return;
   }
+  const { lines, groups } = richsyncCounts(forms.richsync);
+  richsync.richsync_avg_count = lines === 0 ? 0 : Math.round((groups / lines) * 100) / 100;
 }
 
 /** A track line's subtitle and richsync in the form the catalog stores them (synced.ts), or false: kept as text. */

@@ -60,8 +60,8 @@ for (const file of files) {
     if (parsed.record.type === 'track') {
       out.tracks++;
       // Derived values that cost time move off the writing thread.
-      precompute(parsed.record);
       synced = syncedForms(parsed.record);
+      precompute(parsed.record, synced);
       dropEncodedBodies(parsed.record, synced);
     }
     records.push({ record: parsed.record, hash: hashOfLine(text, bytes), ...(synced && { synced }) });

@@ -43,6 +43,8 @@ export function lrcTime(cs: number): string {
 
 /** Text that JSON.stringify would escape (quotes, backslashes, control characters, any surrogate, to be safe). */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** A surrogate not in a pair (UTF-8 cannot carry it: it would read back as U+FFFD). */
+const LONE_SURROGATE = /\p{Cs}/u;
 /** Text written as it is, a byte a character: printable ASCII but for quotes and backslashes. */
 const PRINTABLE_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
@@ -50,10 +52,15 @@ const PRINTABLE_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 export function encodeLrc(lrc: string, lyrics: string): Uint8Array | undefined {
   const lines = lrc.split('\n');
   const parsed: { cs: number; text: string }[] = [];
+  // Whether every line is written as lrcTime writes its time, and its text survives UTF-8: the
+  // form then renders back exactly by construction, and is not rendered to be compared.
+  let exact = true;
   for (const line of lines) {
     const m = LRC_LINE.exec(line);
     if (!m) return undefined;
-    parsed.push({ cs: Number(m[1]) * 6000 + Number(m[2]) * 100 + Number(m[3]), text: m[4] });
+    const [, minutes, seconds, hundredths, text] = m;
+    if ((minutes.length > 2 && minutes[0] === '0') || seconds >= '60' || LONE_SURROGATE.test(text)) exact = false;
+    parsed.push({ cs: Number(minutes) * 6000 + Number(seconds) * 100 + Number(hundredths), text });
   }
   const places = linePlaces(lyrics);
   const out = new Writer();
@@ -63,7 +70,7 @@ export function encodeLrc(lrc: string, lyrics: string): Uint8Array | undefined {
     out.int(cs - prev).text(text, places);
     prev = cs;
   }
-  return checked(out.bytes(), lrc, lyrics);
+  return exact ? out.bytes() : checked(out.bytes(), lrc, lyrics);
 }
 
 interface RichsyncGroup {
@@ -290,6 +297,28 @@ export function decodeSynced(bytes: Uint8Array, lyrics: string): string {
   }
   renderRichsync(r, lyricLines, n, PLAIN);
   return scratch.text();
+}
+
+/**
+ * A stored richsync's lines and character groups, counted from the form without rendering it (the
+ * counts of its text: a form renders back exactly).
+ */
+export function richsyncCounts(bytes: Uint8Array): { lines: number; groups: number } {
+  const r = new Reader(bytes);
+  if (r.uint() !== RICHSYNC) throw new RefrainError('internal', 'a stored form is not a richsync');
+  r.uint();
+  const lines = r.uint();
+  let groups = 0;
+  for (let i = 0; i < lines; i++) {
+    r.uint();
+    r.uint();
+    r.skipText();
+    const head = r.uint();
+    groups += head >> 1;
+    if (!(head & 1)) for (let g = 0; g < head >> 1; g++) r.skipText();
+    for (let g = 0; g < head >> 1; g++) r.uint();
+  }
+  return { lines, groups };
 }
 
 /**
@@ -613,6 +642,14 @@ class Reader {
   int(): number {
     const z = this.uint();
     return z % 2 ? -(z + 1) / 2 : z / 2;
+  }
+
+  /** Passes over a text (a line number, or inline bytes). */
+  skipText(): void {
+    if (this.uint() > 0) return;
+    const length = this.uint();
+    if (this.at + length > this.buf.length) throw new RefrainError('internal', 'a stored synced body ends early');
+    this.at += length;
   }
 
   text(lines: readonly string[]): string {

@@ -1,6 +1,6 @@
 /** Derived fields of stored records (src/catalog/derive.ts): what import adds to a track line and its content. */
 import t from 'tap';
-import { averageGroups, contentRecords, precompute, trackRecord } from '../../src/catalog/derive.js';
+import { averageGroups, contentRecords, precompute, syncedForms, trackRecord } from '../../src/catalog/derive.js';
 import type { AlbumRecord } from '../../src/catalog/records.js';
 import { albumSchema, trackSchema, type TrackInput } from '../../src/catalog/schema.js';
 
@@ -210,6 +210,16 @@ t.test('precompute fills the richsync average once, on the reading thread', asyn
   const none = track();
   precompute(none);
   t.same(none, track(), 'a track without richsync is left as it is');
+
+  const lyrics = { lyrics_body: 'Hold\nLet go\nNever mind' };
+  const text = track({ lyrics, richsync: { richsync_body: JSON.stringify(RICHSYNC) } });
+  const forms = syncedForms(text);
+  t.ok(forms.richsync, 'a richsync kept in its stored form');
+  precompute(text, forms);
+  t.equal(text.richsync!.richsync_avg_count, 1.67, 'counted from the stored form as from the text');
+  const empty = track({ lyrics, richsync: { richsync_body: '[]' } });
+  precompute(empty, syncedForms(empty));
+  t.equal(empty.richsync!.richsync_avg_count, 0, 'no lines: 0, not NaN');
 });
 
 t.test('averageGroups: mean character groups per line, to two decimals, from the array or its JSON text', async (t) => {

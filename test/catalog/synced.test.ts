@@ -97,6 +97,8 @@ t.test('anything this form cannot render back exactly is left as text', async (t
     '[00:01.00]Hello "world"', // no space
     '[00:61.00] Hello "world"', // seconds past 59 render otherwise
     '[00:01.00][00:09.00] Hello "world"', // two times on a line
+    '[099:01.00] Hello "world"', // minutes printed otherwise
+    '[00:01.00] half a pair \ud83c', // a lone surrogate: UTF-8 cannot carry it
   ]) t.equal(encodeLrc(lrc, LYRICS), undefined, lrc);
   for (const rich of [
     'not json',
@@ -149,6 +151,25 @@ t.test('a richsync in the form\'s own layout is read straight from the text, to 
   }
   t.equal(differ, 0, `every edited body read straight (${scanned} of 3000) gives the general way's bytes`);
   t.ok(scanned > 100, 'some edits keep the layout');
+});
+
+t.test('any LRC stored in the compact form renders back to exactly its text', async (t) => {
+  let seed = 11;
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  const pick = <T>(xs: readonly T[]) => xs[random(xs.length)];
+  let stored = 0;
+  let wrong = 0;
+  for (let i = 0; i < 3000; i++) {
+    const lines = Array.from({ length: 1 + random(4) }, () =>
+      `[${pick(['00', '07', '59', '99', '099', '100', '1234', '0100'])}:${pick(['00', '09', '59', '60', '99'])}.${pick(['00', '05', '50', '99'])}] ${pick(['Hello "world"', 'back\\slash', '', 'café ☕', 'lone \udc00', '🎵'])}`);
+    const lrc = lines.join('\n');
+    const form = encodeLrc(lrc, LYRICS);
+    if (!form) continue;
+    stored++;
+    if (decodeSynced(form, LYRICS) !== lrc) wrong++;
+  }
+  t.equal(wrong, 0, `every stored form renders back (${stored} of 3000 stored)`);
+  t.ok(stored > 300 && stored < 2700, 'some kept as text, most not');
 });
 
 t.test('a stored form read against other lyrics is refused, not rendered wrong', async (t) => {
