@@ -552,13 +552,19 @@ interface Places {
 
 const NO_PLACES: Places = { count: 0, of: new Map() };
 
+/** The last lyrics' places: a track's subtitle and richsync are encoded one after the other against the same lyrics. */
+let lastPlaces: { lyrics: string; places: Places } | undefined;
+
 function linePlaces(lyrics: string): Places {
+  if (lastPlaces?.lyrics === lyrics) return lastPlaces.places;
   const lines = lyrics.split('\n');
   const of = new Map<string, number>();
   lines.forEach((line, i) => {
     if (!of.has(line)) of.set(line, i);
   });
-  return { count: lines.length, of };
+  const places = { count: lines.length, of };
+  lastPlaces = { lyrics, places };
+  return places;
 }
 
 /** The form if it renders back to exactly `text`. */
