@@ -8,9 +8,12 @@
  * line's number; times are centiseconds, each as the step from the one before; a richsync line cut
  * into its words and single spaces (the common layout) stores only their offsets.
  *
- * Lossless by construction: `encode*` renders what it made and compares it with the input, and
- * gives `undefined` (store the text as it came) on any difference: another number format, another
- * key order, fields this form does not know, a line that is not a plain `[mm:ss.xx] text`.
+ * Lossless: a form is kept only for a text it renders back to byte for byte, else `encode*` gives
+ * `undefined` (store the text as it came): another number format, another key order, fields this
+ * form does not know, a line that is not a plain `[mm:ss.xx] text`. Text already written in the
+ * form's own layout renders back by construction and is taken as it is read (a richsync by a
+ * scanner of that layout, an LRC whose times print as they are written); anything else is encoded,
+ * rendered back and compared.
  *
  * Layout (unsigned LEB128 varints; "signed" ones zigzag-coded; text as byte length + UTF-8):
  *   form (1: LRC, 2: richsync) · the lyrics' line count · the synced line count · lines
