@@ -38,8 +38,9 @@ export class Appender {
   /**
    * Whether `key`, an array key, would open a group of its own at the end of the database: its
    * first component above that of every key the database holds, so no other key shares it.
-   * Sure only for a database whose puts in this transaction all went through this Appender (the
-   * followed key is then the last one or above it, and above only makes the answer false).
+   * Sure only for a database whose puts in this transaction, since this Appender first read its
+   * last key, all went through it (the followed key is then the last one or above it, and above
+   * only makes the answer false).
    */
   opensGroup(db: Database<unknown, Key>, key: readonly number[]): boolean {
     const last = this.lastOf(db);

@@ -31,7 +31,8 @@ const LRC_LINE = /^\[(\d{2,6}):(\d{2})\.(\d{2})\] (.*)$/;
 /** The longest time this form keeps, in seconds (a day; anything longer is kept as text). */
 const MAX_SECONDS = 86_400;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// A text may start with U+FEFF: a decoder that drops a leading byte-order mark would lose it.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** `00` … `99`. */
 const TWO = Array.from({ length: 100 }, (_, n) => (n < 10 ? '0' + n : String(n)));
@@ -134,7 +135,8 @@ function parsed(body: string, places: Places, lyrics: string): Uint8Array | unde
 /**
  * A richsync written exactly as this form renders one (the API's own layout: no white space; keys
  * ts, te, l, x in that order; each line cut into its words and single spaces; times as JavaScript
- * prints whole centiseconds; text without escapes or control characters), read straight from the
+ * prints whole centiseconds; text without escapes, control characters or surrogates: a text
+ * with characters outside the BMP takes the general way), read straight from the
  * text into the form. What it accepts renders back to the same text by construction, so it needs
  * neither JSON.parse nor the render check, four fifths of the general way's time on the import's
  * reading thread. Anything else: undefined (the general way decides).

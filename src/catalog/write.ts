@@ -149,11 +149,11 @@ class Writer {
     const album = this.ensureAlbum(input);
     const record = trackRecord(input, album, hash, this.time);
     if (old) this.unindexTrack(old);
-    const alone = this.indexTrack(record);
+    const knownAlone = this.indexTrack(record);
     this.putRecord('tracks', record.track_id, record);
     this.c.noteGenres(record.primary_genres.music_genre_list);
     if (old && old.commontrack_id !== record.commontrack_id) this.refreshCommontrack(old.commontrack_id);
-    if (!alone) this.refreshCommontrack(record.commontrack_id, record.track_id);
+    if (!knownAlone) this.refreshCommontrack(record.commontrack_id, record.track_id);
     const content = contentRecords(input, record);
     // Subtitle and richsync as timings against the lyrics written with them (synced.ts), when they render back exactly.
     const forms = synced ?? syncedForms(input);
@@ -186,8 +186,8 @@ class Writer {
   }
 
   /**
-   * Writes a track's index entries; says whether the track is alone in its commontrack group, known
-   * without reading when its entry opens a group at the end of the index (a new recording of an
+   * Writes a track's index entries; true when the track is known to be alone in its commontrack
+   * group (false: not known), known without reading when its entry opens a group at the end of the index (a new recording of an
    * import in id order): its ISRCs are then the group's, and refreshCommontrack has nothing to do.
    */
   private indexTrack(t: TrackRecord): boolean {
@@ -195,12 +195,12 @@ class Writer {
     if (t.track_isrc) ix.isrc.putSync([t.track_isrc, t.track_id], '');
     if (t.track_spotify_id) ix.spotify.putSync([t.track_spotify_id, t.track_id], '');
     if (t.track_itunes_id) ix.itunes.putSync([t.track_itunes_id, t.track_id], '');
-    const alone = this.appender.opensGroup(ix.commontrack, [t.commontrack_id, t.track_id]);
+    const knownAlone = this.appender.opensGroup(ix.commontrack, [t.commontrack_id, t.track_id]);
     this.appender.put(ix.commontrack, [t.commontrack_id, t.track_id], '');
     if (t.album_id) this.appender.put(ix.album_tracks, [t.album_id, t.track_id], '');
     this.appender.put(ix.artist_tracks, [t.artist_id, t.track_id], '');
     ix.chart_tracks.putSync([t.track_rating, t.num_favourite, t.track_id], '');
-    return alone;
+    return knownAlone;
   }
 
   private unindexTrack(t: TrackRecord): void {

@@ -124,6 +124,9 @@ t.test('a richsync in the form\'s own layout is read straight from the text, to 
   const line = (ts: string, x: string, groups: string) => `[{"ts":${ts},"te":2.5,"l":[${groups}],"x":"${x}"}]`;
   const canonical = line('1.07', 'a  é', '{"c":"a","o":0},{"c":" ","o":0.1},{"c":"","o":0.2},{"c":" ","o":0.3},{"c":"é","o":86400}');
   t.ok(same(scanRichsync(canonical, LYRICS), parseRichsync(canonical, LYRICS)), 'empty words, non-ASCII text, the longest time');
+  const bom = line('1', '\ufeffHi', '{"c":"\ufeffHi","o":0}');
+  t.ok(same(scanRichsync(bom, LYRICS), parseRichsync(bom, LYRICS)), 'a text starting with a byte-order mark');
+  t.equal(decodeSynced(encodeRichsync(bom, LYRICS)!, LYRICS), bom, 'which it keeps');
   for (const other of [
     line('1.070', 'a', '{"c":"a","o":0}'), line('01', 'a', '{"c":"a","o":0}'), line('1.', 'a', '{"c":"a","o":0}'), line('1e2', 'a', '{"c":"a","o":0}'),
     line('1.001', 'a', '{"c":"a","o":0}'), line('86400.01', 'a', '{"c":"a","o":0}'), line('-1', 'a', '{"c":"a","o":0}'),
@@ -161,7 +164,7 @@ t.test('any LRC stored in the compact form renders back to exactly its text', as
   let wrong = 0;
   for (let i = 0; i < 3000; i++) {
     const lines = Array.from({ length: 1 + random(4) }, () =>
-      `[${pick(['00', '07', '59', '99', '099', '100', '1234', '0100'])}:${pick(['00', '09', '59', '60', '99'])}.${pick(['00', '05', '50', '99'])}] ${pick(['Hello "world"', 'back\\slash', '', 'café ☕', 'lone \udc00', '🎵'])}`);
+      `[${pick(['00', '07', '59', '99', '099', '100', '1234', '0100'])}:${pick(['00', '09', '59', '60', '99'])}.${pick(['00', '05', '50', '99'])}] ${pick(['Hello "world"', 'back\\slash', '', 'café ☕', 'lone \udc00', '🎵', '\ufeffmarked'])}`);
     const lrc = lines.join('\n');
     const form = encodeLrc(lrc, LYRICS);
     if (!form) continue;
