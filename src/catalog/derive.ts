@@ -15,10 +15,10 @@ const WORLDWIDE: RegionRestriction = { allowed: ['XW'], blocked: [] };
 /**
  * The stored track record of a track line (without its content, which has databases of its own).
  * Written out field by field, in the import schema's order (the region restriction, which may come
- * from the lyrics, after them) and then the derived fields, so that
- * every record has the same fields in the same order whatever the line left out: spreading the
- * line's fields and adding the rest cost ~25 µs a track (a shape of its own for each combination of
- * optional fields), most of the import's deriving, and gave records of many layouts to encode.
+ * from the lyrics, after them) and then the derived fields, so that every record has the same
+ * fields in the same order whatever the line left out: spreading the line's fields and adding the
+ * rest cost ~25 µs a track (a shape of its own for each combination of optional fields), most of
+ * the import's deriving, and gave records of many layouts to encode.
  */
 export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, hash: string, now: string): TrackRecord {
   const { lyrics, subtitle, richsync, analysis, snippet, translations } = input;

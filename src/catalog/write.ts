@@ -187,8 +187,9 @@ class Writer {
 
   /**
    * Writes a track's index entries; true when the track is known to be alone in its commontrack
-   * group (false: not known), known without reading when its entry opens a group at the end of the index (a new recording of an
-   * import in id order): its ISRCs are then the group's, and refreshCommontrack has nothing to do.
+   * group (false: not known). It is known without reading when its entry opens a group at the end
+   * of the index (a new recording, imported in id order): its ISRCs are then the group's, and
+   * refreshCommontrack has nothing to do.
    */
   private indexTrack(t: TrackRecord): boolean {
     const ix = this.c.index;
