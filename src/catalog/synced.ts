@@ -319,9 +319,10 @@ export function richsyncCounts(bytes: Uint8Array): { lines: number; groups: numb
     r.uint();
     r.skipText();
     const head = r.uint();
-    groups += head >> 1;
-    if (!(head & 1)) for (let g = 0; g < head >> 1; g++) r.skipText();
-    for (let g = 0; g < head >> 1; g++) r.uint();
+    const n = head >> 1;
+    groups += n;
+    if (!(head & 1)) for (let g = 0; g < n; g++) r.skipText();
+    for (let g = 0; g < n; g++) r.uint();
   }
   return { lines, groups };
 }
