@@ -215,7 +215,10 @@ export const OPTIONS = {
     env: 'REFRAIN_OAUTH_LOGIN_WINDOW',
   }),
   strict: opt(bool.default(false), { description: 'abort on the first bad line, with nothing applied' }),
-  batch: opt(int(1, 100_000).default(2000), { description: 'records written per LMDB transaction' }),
+  batch: opt(int(1, 100_000).default(2000), { description: 'lines written per LMDB transaction' }),
+  readThreads: opt(int(0, 16).default(0), {
+    description: "threads reading, validating and encoding the files' lines for the one writing thread (0: two, or one fewer than the cores up to four); see docs/operations.md",
+  }),
   progress: opt(bool.optional(), { description: 'show a progress bar (default: when stderr is a terminal)' }),
   json: opt(bool.default(false), { description: 'print exactly one JSON object describing the result' }),
   tracks: opt(int(1, 50_000_000).default(1000), { description: 'number of tracks to generate' }),
@@ -340,7 +343,7 @@ export const COMMANDS = {
   import: {
     summary: 'import catalog files (JSONL or JSONL.gz, the format of docs/import-format.md)',
     positionals: '<files…>',
-    schema: pick('data', 'strict', 'batch', 'progress', 'json', 'noIndex', 'nice'),
+    schema: pick('data', 'strict', 'batch', 'readThreads', 'progress', 'json', 'noIndex', 'nice'),
   },
   index: {
     summary: 'build the search and fingerprint index from the catalog (import does it too)',

@@ -93,6 +93,46 @@ function statFields(stat: string): string[] {
   return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
 }
 
+/**
+ * CPU seconds of a process's threads by name while it runs, for threads that end before it does
+ * (an import's reading threads): /proc/<pid>/task read every `everyMs` ms, each thread's last
+ * reading kept (so a thread's last interval before it ended is not counted; short against a run).
+ * The main thread is named `main`.
+ */
+export function sampleThreadCpu(pid: number, everyMs = 200): { stop(): Record<string, number> } {
+  const last = new Map<string, { name: string; seconds: number }>();
+  const read = (): void => {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const fields = statFields(stat);
+        const name = Number(tid) === pid ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        last.set(tid, { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  };
+  read();
+  const start = new Map([...last].map(([tid, v]) => [tid, v.seconds]));
+  const timer = setInterval(read, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      const byName: Record<string, number> = {};
+      for (const [tid, { name, seconds }] of last) byName[name] = (byName[name] ?? 0) + seconds - (start.get(tid) ?? 0);
+      return byName;
+    },
+  };
+}
+
 /** A process's major page faults so far (reads that waited for the disk): majflt, field 12 of /proc/<pid>/stat. */
 export function majorFaults(pid: number): number {
   return Number(statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))[9]);

@@ -22,7 +22,7 @@ const WORLDWIDE: RegionRestriction = { allowed: ['XW'], blocked: [] };
  */
 export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, hash: string, now: string): TrackRecord {
   const { lyrics, subtitle, richsync, analysis, snippet, translations } = input;
-  return {
+  return withAlbum({
     track_id: input.track_id,
     track_name: input.track_name,
     artist_id: input.artist_id,
@@ -41,12 +41,12 @@ export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, h
     has_lyrics_crowd: input.has_lyrics_crowd,
     has_track_structure: input.has_track_structure,
     album_id: input.album_id ?? 0,
-    album_name: input.album_name || album?.album_name || '',
-    album_coverart_100x100: input.album_coverart_100x100 || album?.album_coverart_100x100 || '',
-    album_coverart_350x350: input.album_coverart_350x350 || album?.album_coverart_350x350 || '',
-    album_coverart_500x500: input.album_coverart_500x500 || album?.album_coverart_500x500 || '',
-    album_coverart_800x800: input.album_coverart_800x800 || album?.album_coverart_800x800 || '',
-    first_release_date: input.first_release_date || album?.album_release_date || '',
+    album_name: input.album_name || '',
+    album_coverart_100x100: input.album_coverart_100x100 || '',
+    album_coverart_350x350: input.album_coverart_350x350 || '',
+    album_coverart_500x500: input.album_coverart_500x500 || '',
+    album_coverart_800x800: input.album_coverart_800x800 || '',
+    first_release_date: input.first_release_date || '',
     primary_genres: input.primary_genres,
     restricted: input.restricted,
     writer_list: input.writer_list,
@@ -66,7 +66,7 @@ export function trackRecord(input: TrackInput, album: AlbumRecord | undefined, h
     commontrack_isrcs: input.track_isrc ? [input.track_isrc] : [],
     share_path: sharePath(input),
     hash,
-  };
+  }, album);
 }
 
 /**
@@ -208,6 +208,33 @@ export function contentRecords(input: TrackInput, track: TrackRecord): Contents 
     };
   }
   return out;
+}
+
+/**
+ * The content records of a track line as their databases store them: contentRecords, with a
+ * subtitle's or a richsync's body in its stored form (synced.ts) when it has one.
+ */
+export function storedContent(input: TrackInput, track: TrackRecord, forms: SyncedForms): Partial<Record<ContentKind, object>> {
+  const content = contentRecords(input, track);
+  const stored: Partial<Record<ContentKind, object>> = { ...content };
+  if (content.subtitles && forms.subtitle) stored.subtitles = { ...content.subtitles, subtitle_body: forms.subtitle };
+  if (content.richsync && forms.richsync) stored.richsync = { ...content.richsync, richsync_body: forms.richsync };
+  return stored;
+}
+
+/**
+ * A track record that trackRecord made without the track's album, completed as trackRecord
+ * would have made it with `album`: the album's fields where the line left them empty.
+ */
+export function withAlbum(track: TrackRecord, album: AlbumRecord | undefined): TrackRecord {
+  if (!album) return track;
+  track.album_name ||= album.album_name || '';
+  track.album_coverart_100x100 ||= album.album_coverart_100x100 || '';
+  track.album_coverart_350x350 ||= album.album_coverart_350x350 || '';
+  track.album_coverart_500x500 ||= album.album_coverart_500x500 || '';
+  track.album_coverart_800x800 ||= album.album_coverart_800x800 || '';
+  track.first_release_date ||= album.album_release_date || '';
+  return track;
 }
 
 /** Share of the non-blank original lines whose line at the same place in the translation is not blank, to two decimals. */

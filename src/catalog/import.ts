@@ -6,11 +6,12 @@
  * everything and nothing is applied if any line is bad.
  */
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { unpack } from 'msgpackr';
-import { applyBatch, type Outcome } from './write.js';
+import { applyBatch, type Outcome, type WriteEntry } from './write.js';
 import { linesOf } from './lines.js';
-import { parseLine, type HashedRecord, type ParsedBatch, type ParseRequest, type Rejection } from './parse.js';
+import { parseLine, type ParsedBatch, type ParseRequest, type Rejection } from './parse.js';
 import type { Catalog } from './store.js';
 import { RefrainError } from '../errors.js';
 import { siblingModule } from '../util/one-shot-worker.js';
@@ -35,8 +36,10 @@ export interface ImportReport {
 
 export interface ImportOptions {
   strict?: boolean;
-  /** Records per write transaction. */
+  /** Lines per write transaction (blank and rejected lines included). */
   batch?: number;
+  /** Reading threads (default: readingThreads()). */
+  readers?: number;
   /** Called after each batch with the bytes read so far, the total bytes, and the track lines done. */
   onProgress?: (bytesRead: number, bytesTotal: number, tracks: number) => void;
 }
@@ -69,34 +72,66 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
     });
 
   let tracks = 0;
-  const request: ParseRequest = { files, batch: options.batch ?? 2000 };
-  const worker = new Worker(WORKER_URL, { workerData: request });
+  const readers = Math.max(1, Math.floor(options.readers ?? readingThreads()));
+  const workers = Array.from({ length: readers }, (_, reader) => {
+    const request: ParseRequest = { files, batch: options.batch ?? 2000, dataDir: catalog.dataDir, reader, readers };
+    return new Worker(WORKER_URL, { workerData: request });
+  });
   try {
     await new Promise<void>((resolve, reject) => {
-      worker.on('error', (e) => reject(fileFailure(e)));
-      worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the import's reading thread exited with ${code}`))));
-      worker.on('message', (message: ParsedBatch | 'done') => {
-        if (message === 'done') return resolve();
-        try {
-          const records = unpack(message.packed) as HashedRecord[];
-          if (records.length) for (const outcome of applyBatch(catalog, records)) count(report, outcome);
-          report.lines += message.lines;
-          report.rejected += message.rejections.length;
-          for (const r of message.rejections) if (report.rejections.length < MAX_LISTED) report.rejections.push(r);
-          tracks += message.tracks;
-          worker.postMessage('ack');
-          options.onProgress?.(message.bytesRead, bytesTotal, tracks);
-        } catch (e) {
-          reject(e);
-        }
-      });
+      // Chunks arrive from the threads in any order and are applied in theirs (parse-worker.ts).
+      const arrived = new Map<number, ParsedBatch>();
+      let next = 0;
+      let done = 0;
+      const apply = (message: ParsedBatch): void => {
+        const records = unpack(message.packed) as WriteEntry[];
+        if (records.length) for (const outcome of applyBatch(catalog, records, message.now)) count(report, outcome);
+        report.lines += message.lines;
+        report.rejected += message.rejections.length;
+        for (const r of message.rejections) if (report.rejections.length < MAX_LISTED) report.rejections.push(r);
+        tracks += message.tracks;
+        workers[message.chunk % readers].postMessage('ack');
+        options.onProgress?.(message.bytesRead, bytesTotal, tracks);
+      };
+      for (const worker of workers) {
+        worker.on('error', (e) => reject(fileFailure(e)));
+        worker.on('exit', (code) => {
+          if (code !== 0) reject(new Error(`an import's reading thread exited with ${code}`));
+        });
+        worker.on('message', (message: ParsedBatch | 'done') => {
+          try {
+            if (message === 'done') done++;
+            else arrived.set(message.chunk, message);
+            for (let ready = arrived.get(next); ready; ready = arrived.get(next)) {
+              arrived.delete(next++);
+              apply(ready);
+            }
+            if (done === readers) {
+              if (arrived.size > 0) throw new Error(`the import's reading threads ended without chunk ${next}`);
+              resolve();
+            }
+          } catch (e) {
+            reject(e);
+          }
+        });
+      }
     });
   } finally {
-    await worker.terminate();
+    await Promise.all(workers.map((w) => w.terminate()));
   }
   report.seconds = (performance.now() - started) / 1000;
   report.tracksPerSecond = Math.round(tracks / Math.max(report.seconds, 1e-3));
   return report;
+}
+
+/**
+ * Reading threads an import starts by default: two, so that on two cores both are kept busy while
+ * the writer waits for chunks (a reading thread's work per line is about twice the writer's, the
+ * content records being encoded there: docs/benchmarks.md, "Import: where the time goes"); with
+ * more cores, as many as keep the writer busy, at most four.
+ */
+export function readingThreads(): number {
+  return Math.min(4, Math.max(2, availableParallelism() - 1));
 }
 
 /**

@@ -13,6 +13,8 @@ import { fileError } from '../util/file-errors.js';
 export interface ReadProgress {
   /** Bytes read from disk (compressed bytes for gzip files). */
   bytesRead: number;
+  /** Lines of the file being read so far, blank ones and ones not taken included (set when it has been read whole). */
+  lines?: number;
 }
 
 async function isGzip(file: string): Promise<boolean> {
@@ -35,13 +37,14 @@ export interface Line {
 }
 
 /**
- * Non-blank lines of a file with their 1-based line numbers (a trailing `\r` is dropped). A file
- * that cannot be read or decompressed throws fileError: its name and the problem, in one line.
+ * Non-blank lines of a file with their 1-based line numbers (a trailing `\r` is dropped); with
+ * `take`, only those whose number it takes (the others are passed over undecoded). A file that
+ * cannot be read or decompressed throws fileError: its name and the problem, in one line.
  *
  * Lines are found in the bytes (a newline byte is never part of another UTF-8 character) and each is
  * decoded alone: decoding whole chunks into one string and slicing it cost twice as much.
  */
-export async function* linesOf(file: string, progress: ReadProgress = { bytesRead: 0 }): AsyncGenerator<Line> {
+export async function* linesOf(file: string, progress: ReadProgress = { bytesRead: 0 }, take?: (n: number) => boolean): AsyncGenerator<Line> {
   try {
     const gzip = await isGzip(file);
     const raw = createReadStream(file, { highWaterMark: 1 << 20 });
@@ -52,6 +55,8 @@ export async function* linesOf(file: string, progress: ReadProgress = { bytesRea
     }
     /** The start of a line the last chunk did not finish. */
     let carry: Buffer = Buffer.alloc(0);
+    /** Whether bytes were read after the last newline: a line the next chunk may finish. */
+    let unfinished = false;
     let n = 0;
     const before = progress.bytesRead;
     for await (const chunk of input as AsyncIterable<Buffer>) {
@@ -60,16 +65,23 @@ export async function* linesOf(file: string, progress: ReadProgress = { bytesRea
       let start = 0;
       for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
         n++;
-        const bytes = carry.length ? Buffer.concat([carry, chunk.subarray(0, end)]) : chunk.subarray(start, end);
+        if (!take || take(n)) {
+          const bytes = carry.length ? Buffer.concat([carry, chunk.subarray(0, end)]) : chunk.subarray(start, end);
+          const line = lineOf(n, bytes);
+          if (line) yield line;
+        }
         carry = EMPTY;
-        const line = lineOf(n, bytes);
-        if (line) yield line;
+        unfinished = false;
         start = end + 1;
       }
-      if (start < chunk.length) carry = carry.length ? Buffer.concat([carry, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+      if (start < chunk.length) {
+        unfinished = true;
+        if (!take || take(n + 1)) carry = carry.length ? Buffer.concat([carry, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+      }
     }
     const last = carry.length ? lineOf(n + 1, carry) : undefined;
     if (last) yield last;
+    progress.lines = n + (unfinished ? 1 : 0);
   } catch (e) {
     throw fileError(file, e);
   }

@@ -6,6 +6,8 @@ import { isUtf8 } from 'node:buffer';
 import { xxh64 } from '@node-rs/xxhash';
 import { importRecordSchema, type ImportRecord } from './schema.js';
 import type { SyncedForms } from './derive.js';
+import type { TrackRecord } from './records.js';
+import type { ContentKind } from './store.js';
 
 export interface Rejection {
   file: string;
@@ -21,6 +23,17 @@ export interface HashedRecord {
   hash: string;
   /** A track's stored synced forms, when the reading thread computed them (else the writer does). */
   synced?: SyncedForms;
+}
+
+/**
+ * A track line the import's reading thread made ready to put (parse-worker.ts): its track record,
+ * made without the track's album (the writer completes it: derive.ts withAlbum), and every content
+ * record of the line as the bytes its database stores (Catalog.contentEncoders).
+ */
+export interface EncodedTrack {
+  track: TrackRecord;
+  content: Partial<Record<ContentKind, Uint8Array>>;
+  hash: string;
 }
 
 /** The change-detection hash of a record: xxh64 of its text (the import line's own, when there is one). */
@@ -50,12 +63,22 @@ export function parseLine(text: string): ParsedLine {
 /** What the importer asks its reading thread for. */
 export interface ParseRequest {
   files: string[];
+  /** Lines per chunk: a batch, one write transaction. */
   batch: number;
+  /** Which of the import's reading threads this is (0-based), and how many there are: it takes chunks reader, reader + readers, … */
+  reader: number;
+  readers: number;
+  /** The data directory of the catalog the batches are for: its content encoders are read from it. */
+  dataDir: string;
 }
 
-/** A batch from the reading thread: `packed` is a msgpack array of HashedRecord. */
+/** A batch from the reading thread: `packed` is a msgpack array of HashedRecord and EncodedTrack. */
 export interface ParsedBatch {
+  /** Which chunk of the files' lines it holds (0-based): the writer applies them in this order. */
+  chunk: number;
   packed: Uint8Array;
+  /** The batch's time (ms since 1970): the encoded tracks' `updated_time` where their lines have none. */
+  now: number;
   count: number;
   lines: number;
   tracks: number;

@@ -152,6 +152,8 @@ export class Catalog {
   private readonly writes = new WeakMap<Database<unknown, number>, RecordWrites>();
 
   private constructor(
+    /** The data directory the catalog was opened from (its LMDB environment is `<dataDir>/catalog`). */
+    readonly dataDir: string,
     root: RootDatabase,
     /** The key of the record databases' shared structures (CATALOG_STRUCTURES_KEY, or STRUCTURES_KEY in older catalogs). */
     private readonly structuresKey: number,
@@ -221,16 +223,63 @@ export class Catalog {
   private writesOf(name: RecordDatabase, db: Database<unknown, number>): RecordWrites {
     const dictionary = this.dictionaries && db !== this.unsealed[name] ? (this.meta.get(dictionaryKey(name)) as Uint8Array | undefined) : undefined;
     if (!dictionary) return { db, stored: (record) => record };
-    const compressor = new Lz4DictionaryCompressor(dictionary);
-    const encoder = (db as unknown as { encoder: { encode(value: unknown, mode: number): Uint8Array } }).encoder;
+    const compress = storedBytes(new Lz4DictionaryCompressor(dictionary));
+    const encoder = encoderOf(db);
     return {
-      db: (this.raw[name] ??= this.openRecords(name, false, 'binary')),
-      stored: (record) => {
-        const bytes = encoder.encode(record, RESET_BUFFER_MODE);
-        // As lmdb-js decides: short values stay raw, unless their first byte would read as a compression header.
-        return bytes.length < DICTIONARY_THRESHOLD && !(bytes.length > 0 && bytes[0] >= 250) ? bytes : compressor.compress(bytes);
-      },
+      db: this.rawRecords(name),
+      stored: (record) => compress(encoder.encode(record, RESET_BUFFER_MODE)),
     };
+  }
+
+  /** A record database opened raw (binary values, no compression): puts of the bytes recordWrites and contentEncoders make. */
+  private rawRecords(name: RecordDatabase): Database<unknown, number> {
+    return (this.raw[name] ??= this.openRecords(name, false, 'binary'));
+  }
+
+  /**
+   * Encoders of content records into the bytes their databases store, for the import's reading
+   * thread (parse-worker.ts), so that the writing thread only puts them (Writer.putEncoded): one
+   * for each content database that has its dictionary (none before format 3; a database gets its
+   * dictionary with its first records).
+   *
+   * Each encodes with the database's msgpackr shared structures as stored now, and never adds one
+   * of its own: a record of a new shape carries its structure inline (msgpackr's own structures),
+   * so its bytes decode with any later list (structures are only ever appended). They are the bytes
+   * the writing thread's own encoder makes for the same record while it knows no more structures.
+   */
+  contentEncoders(): Partial<Record<ContentKind, (record: object) => Uint8Array>> {
+    const encoders: Partial<Record<ContentKind, (record: object) => Uint8Array>> = {};
+    if (!this.dictionaries) return encoders;
+    for (const kind of CONTENT_KINDS) {
+      const dictionary = this.meta.get(dictionaryKey(kind)) as Uint8Array | undefined;
+      if (!dictionary) continue;
+      const db = this.records(kind);
+      const own = encoderOf(db);
+      const saved = db.getBinary(this.structuresKey);
+      const structures = (saved ? own.decode(saved) : []) as string[][];
+      // The same msgpackr as lmdb-js's (its own copy, whose version decides the bytes), set up as it sets it up.
+      const packr = new own.constructor({
+        getStructures: () => structures.map((keys) => keys.slice()),
+        saveStructures: () => {
+          throw new Error(`an encoder of ${kind} records for the import's reading thread tried to share a structure`);
+        },
+        shouldShareStructure: () => false,
+        copyBuffers: true,
+      });
+      const compress = storedBytes(new Lz4DictionaryCompressor(dictionary));
+      // A copy: the packr's and the compressor's buffers are reused by the next record.
+      encoders[kind] = (record) => compress(packr.encode(record, RESET_BUFFER_MODE)).slice();
+    }
+    return encoders;
+  }
+
+  /**
+   * Where a write transaction puts a content record as the bytes one of contentEncoders made: the
+   * database opened raw. It had its dictionary when they were made, and a database never loses it.
+   */
+  encodedWrites(kind: ContentKind): Database<unknown, number> {
+    if (this.records(kind) === this.unsealed[kind]) throw new Error(`${kind} records came encoded for a database without its dictionary`);
+    return this.rawRecords(kind);
   }
 
   /** A record database's handle: with the environment's compression (undefined), none (false), or a dictionary of its own. */
@@ -367,7 +416,7 @@ export class Catalog {
     // The format says where the record databases keep their shared structures, so it is read
     // before they are opened. A catalog being created (no format yet) is written as CATALOG_FORMAT.
     const format = root.openDB<unknown, string>({ name: 'meta' }).get(FORMAT_KEY);
-    const catalog = new Catalog(root, format === 1 ? STRUCTURES_KEY : CATALOG_STRUCTURES_KEY, format === undefined || format === 3);
+    const catalog = new Catalog(dataDir, root, format === 1 ? STRUCTURES_KEY : CATALOG_STRUCTURES_KEY, format === undefined || format === 3);
     if (READABLE_FORMATS.includes(format)) catalog.backfillGenres();
     if (format === undefined && catalog.trackCount() === 0 && catalog.artists.getKeysCount(everyId()) === 0) {
       catalog.root.transactionSync(() => {
@@ -504,6 +553,23 @@ export class Catalog {
   trackIds(): Iterable<number> {
     return this.tracks.getKeys(everyId()) as Iterable<number>;
   }
+}
+
+/** lmdb-js's msgpackr encoder of a database (its own copy of msgpackr), as this module uses it. */
+interface RecordEncoder {
+  encode(value: unknown, mode?: number): Uint8Array;
+  decode(bytes: Uint8Array): unknown;
+  constructor: new (options: object) => RecordEncoder;
+}
+const encoderOf = (db: Database<unknown, number>): RecordEncoder => (db as unknown as { encoder: RecordEncoder }).encoder;
+
+/**
+ * A record's encoded bytes as a record database with a dictionary stores them: as lmdb-js decides,
+ * short values stay raw, unless their first byte would read as a compression header; the rest are
+ * compressed against the dictionary.
+ */
+function storedBytes(compressor: Lz4DictionaryCompressor): (bytes: Uint8Array) => Uint8Array {
+  return (bytes) => (bytes.length < DICTIONARY_THRESHOLD && !(bytes.length > 0 && bytes[0] >= 250) ? bytes : compressor.compress(bytes));
 }
 
 /** Marks a record database's msgpackr structures unread (msgpackr's own convention), so the next encode or decode reads them from the database. */

@@ -6,25 +6,35 @@
  * A line identical to what is stored (same xxh64 of its normalised form) changes nothing and logs
  * nothing, so re-importing a file is a no-op.
  */
-import { hashOf, type HashedRecord } from './parse.js';
+import { hashOf, type EncodedTrack, type HashedRecord } from './parse.js';
 import type { Database } from 'lmdb';
 import { CONTENT_KINDS, type Catalog, type ContentKind, type RecordDatabase } from './store.js';
 import type { AlbumRecord, ArtistRecord, Change, TrackRecord } from './records.js';
 import { albumSchema, artistSchema, type AlbumInput, type ArtistInput, type TrackInput } from './schema.js';
-import { contentRecords, syncedForms, trackRecord, type SyncedForms } from './derive.js';
+import { storedContent, syncedForms, trackRecord, withAlbum, type SyncedForms } from './derive.js';
 import { isoSeconds } from '../util/date.js';
 import { Appender } from './append.js';
 
 export type Outcome = 'imported' | 'updated' | 'unchanged' | 'deleted' | 'absent';
 
+/** What a track names of its album, to make the album's record when no line did: a track line's fields, or its record's. */
+type AlbumSource = Pick<
+  TrackInput,
+  'album_id' | 'album_name' | 'track_name' | 'artist_id' | 'artist_name' | 'first_release_date' |
+  'album_coverart_100x100' | 'album_coverart_350x350' | 'album_coverart_500x500' | 'album_coverart_800x800'
+>;
+
+
+/** What the writer applies: import records, and track lines the import's reading thread made ready to put. */
+export type WriteEntry = HashedRecord | EncodedTrack;
 
 /** Applies records in one write transaction; returns one outcome per record. */
-export function applyBatch(catalog: Catalog, records: readonly HashedRecord[], now = Date.now()): Outcome[] {
+export function applyBatch(catalog: Catalog, records: readonly WriteEntry[], now = Date.now()): Outcome[] {
   return catalog.writeTransaction(() => applyWithin(catalog, records, now));
 }
 
 /** Applies records inside the caller's write transaction (another write must commit with them): one of Catalog.writeTransaction. */
-export function applyWithin(catalog: Catalog, records: readonly HashedRecord[], now = Date.now()): Outcome[] {
+export function applyWithin(catalog: Catalog, records: readonly WriteEntry[], now = Date.now()): Outcome[] {
   const outcomes = new Writer(catalog, now).applyAll(records);
   catalog.sealDictionaries();
   return outcomes;
@@ -49,8 +59,10 @@ class Writer {
     this.time = isoSeconds(now);
   }
 
-  applyAll(records: readonly HashedRecord[]): Outcome[] {
-    return records.map(({ record: r, hash, synced }) => {
+  applyAll(records: readonly WriteEntry[]): Outcome[] {
+    return records.map((entry) => {
+      if ('track' in entry) return this.putEncodedTrack(entry);
+      const { record: r, hash, synced } = entry;
       switch (r.type) {
         case 'track':
           return this.putTrack(r, hash, synced);
@@ -121,8 +133,8 @@ class Writer {
     this.putArtist(input, 1, hashOf(JSON.stringify(input)));
   }
 
-  private ensureAlbum(track: TrackInput): AlbumRecord | undefined {
-    if (track.album_id === undefined) return undefined;
+  private ensureAlbum(track: AlbumSource): AlbumRecord | undefined {
+    if (!track.album_id) return undefined;
     if (this.lastAlbum?.album_id === track.album_id) return this.lastAlbum;
     const existing = this.c.albums.get(track.album_id);
     if (existing) return (this.lastAlbum = existing);
@@ -146,25 +158,48 @@ class Writer {
     const old = this.c.tracks.get(input.track_id);
     if (old && old.hash === hash) return 'unchanged';
     this.ensureArtist(input.artist_id, input.artist_name);
-    const album = this.ensureAlbum(input);
-    const record = trackRecord(input, album, hash, this.time);
+    const record = trackRecord(input, this.ensureAlbum(input), hash, this.time);
+    this.writeTrack(record, old);
+    // Subtitle and richsync as timings against the lyrics written with them (synced.ts), when they render back exactly.
+    const stored = storedContent(input, record, synced ?? syncedForms(input));
+    for (const kind of CONTENT_KINDS) {
+      const value = stored[kind];
+      if (value) this.putRecord(kind, record.track_id, value);
+      else if (old) this.removeContent(kind, record.track_id);
+    }
+    return this.logTrack(record, old);
+  }
+
+  /** A track line whose records the reading thread made (parse-worker.ts): the same writes as putTrack's, its content put as the bytes it came as. */
+  private putEncodedTrack({ track, content, hash }: EncodedTrack): Outcome {
+    const old = this.c.tracks.get(track.track_id);
+    if (old && old.hash === hash) return 'unchanged';
+    this.ensureArtist(track.artist_id, track.artist_name);
+    const record = withAlbum(track, this.ensureAlbum(track));
+    this.writeTrack(record, old);
+    for (const kind of CONTENT_KINDS) {
+      const bytes = content[kind];
+      if (bytes) this.appender.put(this.c.encodedWrites(kind), record.track_id, bytes);
+      else if (old) this.removeContent(kind, record.track_id);
+    }
+    return this.logTrack(record, old);
+  }
+
+  /** A track's record and index entries (`old`: the record it replaces), its commontrack group's ISRCs made right. */
+  private writeTrack(record: TrackRecord, old: TrackRecord | undefined): void {
     if (old) this.unindexTrack(old);
     const knownAlone = this.indexTrack(record);
     this.putRecord('tracks', record.track_id, record);
     this.c.noteGenres(record.primary_genres.music_genre_list);
     if (old && old.commontrack_id !== record.commontrack_id) this.refreshCommontrack(old.commontrack_id);
     if (!knownAlone) this.refreshCommontrack(record.commontrack_id, record.track_id);
-    const content = contentRecords(input, record);
-    // Subtitle and richsync as timings against the lyrics written with them (synced.ts), when they render back exactly.
-    const forms = synced ?? syncedForms(input);
-    const stored: Partial<Record<ContentKind, object>> = { ...content };
-    if (content.subtitles && forms.subtitle) stored.subtitles = { ...content.subtitles, subtitle_body: forms.subtitle };
-    if (content.richsync && forms.richsync) stored.richsync = { ...content.richsync, richsync_body: forms.richsync };
-    for (const kind of CONTENT_KINDS) {
-      const value = stored[kind];
-      if (value) this.putRecord(kind, record.track_id, value);
-      else if (old) (this.c.content[kind] as Database<object, number>).removeSync(record.track_id);
-    }
+  }
+
+  private removeContent(kind: ContentKind, trackId: number): void {
+    (this.c.content[kind] as Database<object, number>).removeSync(trackId);
+  }
+
+  private logTrack(record: TrackRecord, old: TrackRecord | undefined): Outcome {
     this.log('put', 'track', record.track_id);
     return old ? 'updated' : 'imported';
   }

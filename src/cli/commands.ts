@@ -21,7 +21,7 @@ export async function runImport(config: CommandConfig<'import'>, files: string[]
   const catalog = Catalog.open(config.data);
   let report: ImportReport;
   try {
-    report = await importWithProgress(catalog, files, { strict: config.strict, batch: config.batch }, progress);
+    report = await importWithProgress(catalog, files, { strict: config.strict, batch: config.batch, readers: config.readThreads || undefined }, progress);
   } finally {
     await catalog.close();
   }

@@ -1,6 +1,6 @@
 /** Derived fields of stored records (src/catalog/derive.ts): what import adds to a track line and its content. */
 import t from 'tap';
-import { averageGroups, contentRecords, precompute, syncedForms, trackRecord } from '../../src/catalog/derive.js';
+import { averageGroups, contentRecords, precompute, syncedForms, trackRecord, withAlbum } from '../../src/catalog/derive.js';
 import type { AlbumRecord } from '../../src/catalog/records.js';
 import { albumSchema, trackSchema, type TrackInput } from '../../src/catalog/schema.js';
 
@@ -66,6 +66,23 @@ t.test('trackRecord: the album fills the names, covers and release date the trac
     album_name: 'Live at Home', first_release_date: '2020-01-01',
     album_coverart_350x350: 'https://own.example/350.jpg', album_coverart_100x100: 'https://covers.example/70/100.jpg',
   });
+});
+
+t.test('withAlbum: a record made without the album (on the reading thread), completed with it, is the record made with it', async (t) => {
+  const lines = [
+    track({ album_id: 70 }),
+    track({ album_id: 70, album_name: 'Live at Home', album_coverart_350x350: 'https://own.example/350.jpg', first_release_date: '2020-01-01' }),
+    track({ album_id: 70, album_coverart_800x800: 'https://own.example/800.jpg' }),
+    track(),
+  ];
+  const bare: AlbumRecord = { ...ALBUM, album_name: 'Bare', album_coverart_100x100: '', album_release_date: '' };
+  for (const [i, line] of lines.entries()) {
+    for (const album of [ALBUM, bare, undefined]) {
+      const made = withAlbum(trackRecord(line, undefined, 'h', NOW), album);
+      t.strictSame(made, trackRecord(line, album, 'h', NOW), `line ${i}, album ${album?.album_name ?? 'none'}`);
+      t.same(Object.keys(made), Object.keys(trackRecord(line, album, 'h', NOW)), 'the same fields in the same order');
+    }
+  }
 });
 
 t.test('trackRecord: region restriction is the track’s own, else its lyrics’, else worldwide', async (t) => {

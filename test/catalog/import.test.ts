@@ -5,7 +5,7 @@ import { Catalog } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
 import { CORPUS_DIR, tempDir, writeJsonl } from '../helpers/tmp.js';
 import { applyRecords } from '../helpers/apply.js';
-import { generatedRecords, storedContents } from '../helpers/generated-catalog.js';
+import { generatedRecords, storedBytes, storedContents } from '../helpers/generated-catalog.js';
 
 const artist = { type: 'artist', artist_id: 7, artist_name: 'Seven', artist_rating: 40 };
 const track = (id: number, extra: object = {}) => ({
@@ -127,4 +127,63 @@ t.test('the reading thread hands over synced bodies it has encoded without their
   // The writer alone (no reading thread): it encodes the synced bodies itself from the whole lines.
   applyRecords(written, records);
   t.same(storedContents(imported), storedContents(written));
+});
+
+t.test('one, two or three reading threads write the same catalog to the byte, report the same, and hold what the writer alone writes', async (t) => {
+  const records: unknown[] = generatedRecords(500, 11);
+  // Bad lines, blank lines (a whole chunk of them), deletes and a replaced track among the good ones.
+  records.splice(30, 0, '{not json', { type: 'track', track_id: 'x' });
+  records.splice(100, 0, ...Array.from({ length: 25 }, () => ''));
+  const tracks = records.filter((r) => (r as { type?: string }).type === 'track') as { track_id: number }[];
+  const replaced = { ...tracks[5], track_name: 'Renamed' };
+  const second = [{ type: 'delete', track_id: tracks[3].track_id }, replaced, '   ', { type: 'delete', track_id: 999_999 }];
+  const dir = tempDir(t);
+  const files = [writeJsonl(dir, 'a.jsonl', records), writeJsonl(dir, 'b.jsonl', second)];
+  const reports: object[] = [];
+  const bytes: Record<string, string[]>[] = [];
+  for (const readers of [1, 2, 3]) {
+    const data = path.join(dir, `r${readers}`);
+    const catalog = Catalog.open(data);
+    const report = await importFiles(catalog, files, { batch: 20, readers });
+    if (readers === 3) t.same(storedContents(catalog), await (async () => {
+      // The writer alone, in the same batches: it encodes every record itself.
+      const alone = Catalog.open(path.join(dir, 'alone'));
+      const good = [...records, ...second].filter((r) => typeof r !== 'string' && (r as { track_id?: unknown }).track_id !== 'x');
+      for (let i = 0; i < good.length; i += 20) applyRecords(alone, good.slice(i, i + 20) as object[]);
+      const contents = storedContents(alone);
+      await alone.close();
+      return contents;
+    })(), 'the records read back are those the writer writes from the lines itself');
+    await catalog.close();
+    const { seconds: _s, tracksPerSecond: _r, ...rest } = report;
+    reports.push(rest);
+    bytes.push(await storedBytes(data));
+  }
+  t.match(reports[0], { rejected: 2, deleted: 1, absent: 1, updated: 1, lines: records.length - 25 + 3 });
+  t.same(reports[1], reports[0], 'two threads: the same report');
+  t.same(reports[2], reports[0], 'three threads: the same report');
+  t.ok(Object.keys(bytes[0]).length >= 20 && bytes[0].lyrics.length > 300);
+  t.same(bytes[1], bytes[0], 'two threads: the same bytes in every database');
+  t.same(bytes[2], bytes[0], 'three threads: the same bytes in every database');
+});
+
+t.test('content encoded by a reading thread in a shape its database has not seen reads back, also after the writer adds structures', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  t.teardown(() => catalog.close());
+  applyRecords(catalog, generatedRecords(60, 3) as object[]);
+  const encoders = catalog.contentEncoders();
+  t.same(Object.keys(encoders).sort(), ['analysis', 'lyrics', 'richsync', 'snippets', 'subtitles', 'translations'].filter((k) => catalog.content[k as 'lyrics'].getKeysCount() > 0).sort(), 'one for each database that has its dictionary');
+  const odd = { meaning: { description: 'new', unheard_of: [{ nested_shape: 1, more: 'x'.repeat(200) }] }, updated_time: '2026-01-01T00:00:00Z' };
+  const bytes = encoders.analysis!(odd);
+  catalog.writeTransaction(() => catalog.encodedWrites('analysis').putSync(900_001, bytes));
+  t.same(catalog.getContent('analysis', 900_001), odd);
+  // The writer now encodes other new shapes itself, sharing their structures; the first still reads.
+  applyRecords(catalog, [{ type: 'track', track_id: 900_002, track_name: 'x', artist_id: 1, artist_name: 'A', analysis: { themes: { main_themes: [], other: { a: 1 } }, extra_member: { b: 2 } } }]);
+  t.match(catalog.getContent('analysis', 900_002), { extra_member: { b: 2 } });
+  t.same(catalog.getContent('analysis', 900_001), odd);
+  await catalog.close();
+  const reopened = Catalog.open(dir);
+  t.same(reopened.getContent('analysis', 900_001), odd, 'and in another process or thread');
+  await reopened.close();
 });

@@ -47,3 +47,29 @@ t.test('each line comes with its bytes as read, and hashOfLine of them is hashOf
   for await (const { text } of linesOf(last)) lines.push(text);
   t.same(lines, ['one', 'two']);
 });
+
+t.test('take: only the lines whose numbers it takes are read, with the same numbers; the count of lines includes every line', async (t) => {
+  const dir = tempDir(t);
+  const long = Array.from({ length: 30_000 }, (_, i) => (i % 7 === 3 ? '' : `line ${i + 1} ${'ß'.repeat(i % 300)}`));
+  for (const [name, bytes] of [
+    ['plain.jsonl', Buffer.from(long.join('\n'))],
+    ['zipped.jsonl', gzipSync(long.join('\n') + '\n')],
+  ] as const) {
+    const file = path.join(dir, name);
+    writeFileSync(file, bytes);
+    for (const [parts, part] of [[1, 0], [2, 0], [2, 1], [3, 2]]) {
+      const progress = { bytesRead: 0, lines: 0 };
+      const seen: [number, string][] = [];
+      const take = (n: number) => Math.floor((n - 1) / 100) % parts === part;
+      for await (const { n, text } of linesOf(file, progress, take)) seen.push([n, text]);
+      const expected = long.map((text, i) => [i + 1, text] as [number, string]).filter(([n, text]) => take(n) && text !== '');
+      t.same(seen, expected, `${name}: chunks of 100, part ${part} of ${parts}`);
+      t.equal(progress.lines, 30_000, `${name}: every line counted, the last with or without its newline`);
+    }
+  }
+  const tail = path.join(dir, 'tail.jsonl');
+  writeFileSync(tail, 'a\nb\n   ');
+  const progress = { bytesRead: 0 };
+  t.same(await (async () => { const out = []; for await (const l of linesOf(tail, progress, (n) => n !== 2)) out.push(l.text); return out; })(), ['a']);
+  t.equal((progress as { lines?: number }).lines, 3, 'a blank last line without its newline is a line');
+});

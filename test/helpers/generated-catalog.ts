@@ -47,3 +47,20 @@ export async function catalogOfFormat(dir: string, format: 1 | 2): Promise<Catal
   await root.close();
   return Catalog.open(dir);
 }
+
+/**
+ * Every entry of every database of a closed catalog as the bytes LMDB holds (hex), by database:
+ * two catalogs written the same way are equal to the byte. The change log's values are left out
+ * (each change holds the time it was made at).
+ */
+export async function storedBytes(dir: string): Promise<Record<string, string[]>> {
+  const root = open({ path: path.join(dir, 'catalog'), maxDbs: 64, });
+  const out: Record<string, string[]> = {};
+  for (const name of root.getKeys()) {
+    if (typeof name !== 'string') continue;
+    const db = root.openDB<Buffer, Buffer>({ name, keyEncoding: 'binary', encoding: 'binary' });
+    out[name] = [...db.getRange()].map(({ key, value }) => (name === 'changes' ? key.toString('hex') : `${key.toString('hex')} ${value.toString('hex')}`));
+  }
+  await root.close();
+  return out;
+}
