@@ -68,7 +68,7 @@ const result = {
   dataDirBytes: duBytes,
   bytesPerTrack: Math.round(duBytes / tracks),
   peakRssMiB: Math.round(rssMiB),
-  // CPU µs per track line of the import, by thread: the writer (main), the reading threads together, the rest (V8's GC and compiler, libuv).
+  // CPU µs per track of the import (all its lines' work over the track count), by thread: the writer (main), the reading threads together, the rest (V8's GC and compiler, libuv).
   cpuPerTrack: perTrack(cpu, tracks),
   readers,
 };
@@ -81,7 +81,7 @@ const table = [
   `| import into an empty data dir | ${report.seconds.toFixed(0)} s | ${report.tracksPerSecond.toLocaleString('en')} tracks/s | ${(duBytes / 2 ** 30).toFixed(2)} GiB data dir (${result.bytesPerTrack.toLocaleString('en')} B/track) |`,
   ...(reimport ? [`| re-import (all unchanged) | ${reimport.seconds.toFixed(0)} s | ${reimport.tracksPerSecond.toLocaleString('en')} tracks/s | |`] : []),
   '',
-  `CPU per track line of the import (from /proc/<pid>/task, each thread's user + system time): ${result.cpuPerTrack.all} µs in all = ` +
+  `CPU per track of the import (from /proc/<pid>/task, each thread's user + system time): ${result.cpuPerTrack.all} µs in all = ` +
     `writing thread ${result.cpuPerTrack.writer} + ${readers} reading thread${readers === 1 ? '' : 's'} ${result.cpuPerTrack.readers} + ` +
     `other threads (V8's garbage collector and compiler, libuv) ${result.cpuPerTrack.others}; on two cores the import's time per track ` +
     `is at least half the sum (${Math.round(result.cpuPerTrack.all / 2)} µs), with more cores at least the writing thread's.`,

@@ -52,21 +52,25 @@ let out: ParsedBatch = emptyBatch();
 let time = isoSeconds(out.now);
 
 /**
- * A new batch, with the time its tracks are written at. Until every content database has its
- * dictionary, the encoders are read again from the catalog's latest commit (then the snapshot is
- * let go: a reader holding one would keep LMDB from reusing the pages the writer frees).
+ * A new batch, with the time its tracks are written at. This thread's reads start again from the
+ * catalog's latest commit (a snapshot held for the whole import would keep LMDB from reusing the
+ * pages the writer frees). Until every content database has its dictionary, the encoders are read
+ * again.
  */
 function emptyBatch(): ParsedBatch {
-  if (Object.keys(encoders).length < CONTENT_KINDS.length) {
-    catalog.refresh();
-    encoders = catalog.contentEncoders();
-    catalog.refresh();
-  }
+  catalog.refresh();
+  if (Object.keys(encoders).length < CONTENT_KINDS.length) encoders = catalog.contentEncoders();
   return { chunk, packed: new Uint8Array(0), now: Date.now(), count: 0, lines: 0, tracks: 0, rejections: [], bytesRead: 0 };
 }
 
-/** A track line made ready to put, or undefined when one of its content databases has no dictionary yet. */
+/**
+ * A track line made ready to put; or undefined, left to the writer: when one of its content
+ * databases has no dictionary yet, or when the catalog holds the track unchanged as this thread
+ * last saw it (the writer, which sees the latest, then writes nothing, and encoding it would have
+ * been for nothing: re-imports and a replica's full feeds are mostly such lines).
+ */
 function encoded(input: TrackInput, hash: string, forms: SyncedForms): EncodedTrack | undefined {
+  if (catalog.getTrack(input.track_id)?.hash === hash) return undefined;
   const track = trackRecord(input, undefined, hash, time);
   const stored = storedContent(input, track, forms);
   const content: EncodedTrack['content'] = {};

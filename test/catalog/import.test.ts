@@ -187,3 +187,26 @@ t.test('content encoded by a reading thread in a shape its database has not seen
   t.same(reopened.getContent('analysis', 900_001), odd, 'and in another process or thread');
   await reopened.close();
 });
+
+t.test('a line the catalog holds unchanged is left to the writer, which sees the latest: a track changed and changed back in one file ends as its last line', async (t) => {
+  const dir = tempDir(t);
+  const catalog = Catalog.open(dir);
+  t.teardown(() => catalog.close());
+  const records = generatedRecords(60, 4) as { type: string; track_id?: number; track_name?: string; lyrics?: object }[];
+  await importFiles(catalog, [writeJsonl(dir, 'a.jsonl', records)], { batch: 10, readers: 2 });
+  const original = records.filter((r) => r.type === 'track' && r.lyrics)[30];
+  const before = catalog.getTrack(original.track_id!);
+  const lyricsBefore = catalog.getContent('lyrics', original.track_id!);
+  t.ok(lyricsBefore, 'a track with lyrics');
+  const changed = { ...original, track_name: 'Changed for a moment' };
+  // The change, then the original again many chunks later: a reading thread may still see the
+  // original in its snapshot when it reads the last line.
+  const lines = [changed, ...records.filter((r) => r.type === 'track').slice(0, 30), original];
+  const report = await importFiles(catalog, [writeJsonl(dir, 'b.jsonl', lines)], { batch: 2, readers: 3 });
+  t.equal(report.updated, 2, 'changed, then changed back');
+  t.equal(report.unchanged, 30);
+  catalog.refresh();
+  t.equal(catalog.getTrack(original.track_id!)?.track_name, original.track_name);
+  t.same(catalog.getContent('lyrics', original.track_id!), lyricsBefore, 'its lyrics as they were');
+  t.equal(catalog.getTrack(original.track_id!)?.hash, before?.hash);
+});
