@@ -396,7 +396,7 @@ export const COMMANDS = {
   sync: {
     summary: "make this data directory a replica of a primary's catalog from its feeds (tracks.dump.get)",
     positionals: '',
-    schema: pick('data', 'from', 'apikey', 'bearer', 'every', 'batch', 'noIndex', 'json', 'nice'),
+    schema: pick('data', 'from', 'apikey', 'bearer', 'every', 'batch', 'readThreads', 'noIndex', 'json', 'nice'),
   },
   'contributions list': {
     summary: 'list lyrics and feedback users sent (track.lyrics.post, track.lyrics.feedback.post), oldest first',

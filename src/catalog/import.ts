@@ -73,8 +73,9 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
 
   let tracks = 0;
   const readers = Math.max(1, Math.floor(options.readers ?? readingThreads()));
+  const batch = options.batch ?? 2000;
   const workers = Array.from({ length: readers }, (_, reader) => {
-    const request: ParseRequest = { files, batch: options.batch ?? 2000, dataDir: catalog.dataDir, reader, readers };
+    const request: ParseRequest = { files, batch, dataDir: catalog.dataDir, reader, readers };
     return new Worker(WORKER_URL, { workerData: request });
   });
   try {
@@ -82,36 +83,53 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
       // Chunks arrive from the threads in any order and are applied in theirs (parse-worker.ts).
       const arrived = new Map<number, ParsedBatch>();
       let next = 0;
-      let done = 0;
+      const ended: number[] = [];
+      let failed = false;
+      let bytesRead = 0;
+      // The change log's times in order, whichever thread stamped its chunk.
+      let now = 0;
+      const fail = (e: unknown): void => {
+        failed = true;
+        reject(e);
+      };
       const apply = (message: ParsedBatch): void => {
         const records = unpack(message.packed) as WriteEntry[];
-        if (records.length) for (const outcome of applyBatch(catalog, records, message.now)) count(report, outcome);
+        now = Math.max(now, message.now);
+        if (records.length) for (const outcome of applyBatch(catalog, records, now)) count(report, outcome);
         report.lines += message.lines;
         report.rejected += message.rejections.length;
         for (const r of message.rejections) if (report.rejections.length < MAX_LISTED) report.rejections.push(r);
         tracks += message.tracks;
         workers[message.chunk % readers].postMessage('ack');
-        options.onProgress?.(message.bytesRead, bytesTotal, tracks);
+        // Each thread reads the whole files: progress is the furthest any has read.
+        bytesRead = Math.max(bytesRead, message.bytesRead);
+        options.onProgress?.(bytesRead, bytesTotal, tracks);
       };
       for (const worker of workers) {
-        worker.on('error', (e) => reject(fileFailure(e)));
+        worker.on('error', (e) => fail(fileFailure(e)));
         worker.on('exit', (code) => {
-          if (code !== 0) reject(new Error(`an import's reading thread exited with ${code}`));
+          if (code !== 0) fail(new Error(`an import's reading thread exited with ${code}`));
         });
-        worker.on('message', (message: ParsedBatch | 'done') => {
+        worker.on('message', (message: ParsedBatch | { done: number }) => {
+          if (failed) return;
           try {
-            if (message === 'done') done++;
+            if ('done' in message) ended.push(message.done);
             else arrived.set(message.chunk, message);
             for (let ready = arrived.get(next); ready; ready = arrived.get(next)) {
               arrived.delete(next++);
               apply(ready);
             }
-            if (done === readers) {
-              if (arrived.size > 0) throw new Error(`the import's reading threads ended without chunk ${next}`);
+            if (ended.length === readers) {
+              // Every thread counted the same lines (a file that changed while it was read would
+              // not be), and every chunk up to the last line's was applied.
+              const lines = ended[0];
+              if (ended.some((n) => n !== lines) || arrived.size > 0 || next !== Math.ceil(lines / batch)) {
+                throw new RefrainError('bad_request', `the files changed while they were read (${ended.join(', ')} lines): import them again once they no longer change`);
+              }
               resolve();
             }
           } catch (e) {
-            reject(e);
+            fail(e);
           }
         });
       }

@@ -25,7 +25,7 @@ import { Packr } from 'msgpackr';
 import { linesOf, type ReadProgress } from './lines.js';
 import { dropEncodedBodies, precompute, storedContent, syncedForms, trackRecord, type SyncedForms } from './derive.js';
 import { hashOfLine, parseLine, type EncodedTrack, type HashedRecord, type ParsedBatch, type ParseRequest } from './parse.js';
-import { Catalog, CONTENT_KINDS, type ContentKind } from './store.js';
+import { Catalog, CONTENT_KINDS, type ContentEncoders } from './store.js';
 import type { TrackInput } from './schema.js';
 import { nameThisThread } from '../util/thread-name.js';
 import { isoSeconds } from '../util/date.js';
@@ -42,7 +42,7 @@ let inFlight = 0;
 port.on('message', () => inFlight--);
 
 const catalog = Catalog.open(dataDir);
-let encoders: Partial<Record<ContentKind, (record: object) => Uint8Array>> = {};
+let encoders: ContentEncoders = {};
 
 const progress: ReadProgress = { bytesRead: 0 };
 /** The chunk being filled. */
@@ -54,20 +54,21 @@ let time = isoSeconds(out.now);
 /**
  * A new batch, with the time its tracks are written at. This thread's reads start again from the
  * catalog's latest commit (a snapshot held for the whole import would keep LMDB from reusing the
- * pages the writer frees). Until every content database has its dictionary, the encoders are read
- * again.
+ * pages the writer frees), and its encoders follow the content databases' dictionaries and shared
+ * structures as committed.
  */
 function emptyBatch(): ParsedBatch {
   catalog.refresh();
-  if (Object.keys(encoders).length < CONTENT_KINDS.length) encoders = catalog.contentEncoders();
+  encoders = catalog.contentEncoders(encoders);
   return { chunk, packed: new Uint8Array(0), now: Date.now(), count: 0, lines: 0, tracks: 0, rejections: [], bytesRead: 0 };
 }
 
 /**
  * A track line made ready to put; or undefined, left to the writer: when one of its content
- * databases has no dictionary yet, or when the catalog holds the track unchanged as this thread
- * last saw it (the writer, which sees the latest, then writes nothing, and encoding it would have
- * been for nothing: re-imports and a replica's full feeds are mostly such lines).
+ * databases has no dictionary yet or one of its records a shape not yet shared there
+ * (Catalog.contentEncoders), or when the catalog holds the track unchanged as this thread last saw
+ * it (the writer, which sees the latest, then writes nothing, and encoding it would have been for
+ * nothing: re-imports and a replica's full feeds are mostly such lines).
  */
 function encoded(input: TrackInput, hash: string, forms: SyncedForms): EncodedTrack | undefined {
   if (catalog.getTrack(input.track_id)?.hash === hash) return undefined;
@@ -77,9 +78,9 @@ function encoded(input: TrackInput, hash: string, forms: SyncedForms): EncodedTr
   for (const kind of CONTENT_KINDS) {
     const record = stored[kind];
     if (!record) continue;
-    const encode = encoders[kind];
-    if (!encode) return undefined;
-    content[kind] = encode(record);
+    const bytes = encoders[kind]?.encode(record);
+    if (!bytes) return undefined;
+    content[kind] = bytes;
   }
   return { track, content, hash };
 }
@@ -131,7 +132,7 @@ for (const file of files) {
   }
   before += progress.lines ?? 0;
 }
-// This thread's chunks up to the last line's, the last ones perhaps empty.
+// This thread's chunks up to the last line's, the last ones perhaps empty; then how many lines it counted.
 while (chunk <= chunkOf(0)) await send();
 await catalog.close();
-port.postMessage('done');
+port.postMessage({ done: before });

@@ -238,37 +238,57 @@ export class Catalog {
 
   /**
    * Encoders of content records into the bytes their databases store, for the import's reading
-   * thread (parse-worker.ts), so that the writing thread only puts them (Writer.putEncoded): one
-   * for each content database that has its dictionary (none before format 3; a database gets its
-   * dictionary with its first records).
+   * threads (parse-worker.ts), so that the writing thread only puts them (import.ts): one for each
+   * content database that has its dictionary (none before format 3; a database gets its dictionary
+   * with its first records). An encoder of `previous` whose database's shared structures have not
+   * changed since is kept.
    *
-   * Each encodes with the database's msgpackr shared structures as stored now, and never adds one
-   * of its own: a record of a new shape carries its structure inline (msgpackr's own structures),
-   * so its bytes decode with any later list (structures are only ever appended). They are the bytes
-   * the writing thread's own encoder makes for the same record while it knows no more structures.
+   * Each encodes with its database's msgpackr shared structures as stored when it was made, and
+   * never shares one itself: a record of a shape they lack is not encoded (the writer encodes it,
+   * sharing the shape, as it would have anyway). So every record it encodes is the bytes the
+   * writer's own encoder makes for it, and which records share which structure does not depend on
+   * the threads' timing. (When a database's 32 shared structures are all taken, a new shape is
+   * written inline by either: the same record, perhaps with another inline id; it decodes the same.)
    */
-  contentEncoders(): Partial<Record<ContentKind, (record: object) => Uint8Array>> {
-    const encoders: Partial<Record<ContentKind, (record: object) => Uint8Array>> = {};
+  contentEncoders(previous: ContentEncoders = {}): ContentEncoders {
+    const encoders: ContentEncoders = {};
     if (!this.dictionaries) return encoders;
     for (const kind of CONTENT_KINDS) {
       const dictionary = this.meta.get(dictionaryKey(kind)) as Uint8Array | undefined;
       if (!dictionary) continue;
       const db = this.records(kind);
-      const own = encoderOf(db);
       const saved = db.getBinary(this.structuresKey);
+      const kept = previous[kind];
+      if (kept && (kept.structures === saved || (kept.structures && saved && Buffer.from(kept.structures).equals(saved)))) {
+        encoders[kind] = kept;
+        continue;
+      }
+      const own = encoderOf(db);
       const structures = (saved ? own.decode(saved) : []) as string[][];
+      let shares = false;
       // The same msgpackr as lmdb-js's (its own copy, whose version decides the bytes), set up as it sets it up.
       const packr = new own.constructor({
         getStructures: () => structures.map((keys) => keys.slice()),
         saveStructures: () => {
           throw new Error(`an encoder of ${kind} records for the import's reading thread tried to share a structure`);
         },
-        shouldShareStructure: () => false,
+        // Asked when a record has a shape not yet shared while there is room to share it.
+        shouldShareStructure: () => {
+          shares = true;
+          return false;
+        },
         copyBuffers: true,
       });
       const compress = storedBytes(new Lz4DictionaryCompressor(dictionary));
-      // A copy: the packr's and the compressor's buffers are reused by the next record.
-      encoders[kind] = (record) => compress(packr.encode(record, RESET_BUFFER_MODE)).slice();
+      encoders[kind] = {
+        structures: saved && new Uint8Array(saved),
+        encode: (record) => {
+          shares = false;
+          const bytes = packr.encode(record, RESET_BUFFER_MODE);
+          // A copy: the packr's and the compressor's buffers are reused by the next record.
+          return shares ? undefined : compress(bytes).slice();
+        },
+      };
     }
     return encoders;
   }
@@ -554,6 +574,15 @@ export class Catalog {
     return this.tracks.getKeys(everyId()) as Iterable<number>;
   }
 }
+
+/** An encoder of one content database's records for the import's reading threads (Catalog.contentEncoders). */
+export interface ContentEncoder {
+  /** The record's bytes as its database stores them, or undefined when its shape is not yet shared (the writer encodes it). */
+  encode(record: object): Uint8Array | undefined;
+  /** The database's shared structures it encodes with, as stored (undefined: none yet). */
+  readonly structures: Uint8Array | undefined;
+}
+export type ContentEncoders = Partial<Record<ContentKind, ContentEncoder>>;
 
 /** lmdb-js's msgpackr encoder of a database (its own copy of msgpackr), as this module uses it. */
 interface RecordEncoder {

@@ -91,6 +91,7 @@ async function syncPass(config: CommandConfig<'sync'>, primary: Parameters<typeo
   try {
     report = await syncOnce(config.data, primary, {
       batch: config.batch,
+      readers: config.readThreads || undefined,
       signal,
       onFeed: (f) => {
         if (!config.json) process.stdout.write(`${describeApplied(f)}\n`);

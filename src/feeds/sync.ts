@@ -55,6 +55,8 @@ export interface SyncReport {
 
 export interface SyncOptions {
   batch?: number;
+  /** Reading threads of each feed's import (import.ts). */
+  readers?: number;
   signal?: AbortSignal;
   onFeed?: (feed: AppliedFeed) => void;
 }
@@ -118,7 +120,7 @@ async function applyFeed(catalog: Catalog, dir: string, entry: FeedEntry, option
   try {
     const contents = await checkFeed(file, entry);
     options.signal?.throwIfAborted();
-    const report = await importFiles(catalog, [file], { batch: options.batch });
+    const report = await importFiles(catalog, [file], { batch: options.batch, readers: options.readers });
     if (report.rejected) {
       const first = report.rejections[0];
       throw new RefrainError('internal', `feed ${entry.id}: ${report.rejected} lines rejected (line ${first.line}: ${first.reason}); is the primary another version of Refrain?`);

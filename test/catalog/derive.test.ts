@@ -68,6 +68,8 @@ t.test('trackRecord: the album fills the names, covers and release date the trac
   });
 });
 
+// A reading thread makes a track's record before the writer knows its album: every field that
+// depends on the album must come from withAlbum, or the two ways would differ.
 t.test('withAlbum: a record made without the album (on the reading thread), completed with it, is the record made with it', async (t) => {
   const lines = [
     track({ album_id: 70 }),

@@ -1,7 +1,7 @@
 import t from 'tap';
 import path from 'node:path';
 import { readdirSync } from 'node:fs';
-import { Catalog } from '../../src/catalog/store.js';
+import { Catalog, CONTENT_KINDS } from '../../src/catalog/store.js';
 import { importFiles } from '../../src/catalog/import.js';
 import { CORPUS_DIR, tempDir, writeJsonl } from '../helpers/tmp.js';
 import { applyRecords } from '../helpers/apply.js';
@@ -167,21 +167,39 @@ t.test('one, two or three reading threads write the same catalog to the byte, re
   t.same(bytes[2], bytes[0], 'three threads: the same bytes in every database');
 });
 
-t.test('content encoded by a reading thread in a shape its database has not seen reads back, also after the writer adds structures', async (t) => {
+t.test('a reading thread encodes a content record as the writer stores it, leaves a shape not yet shared to the writer, and one past the shared structures reads back', async (t) => {
   const dir = tempDir(t);
   const catalog = Catalog.open(dir);
   t.teardown(() => catalog.close());
-  applyRecords(catalog, generatedRecords(60, 3) as object[]);
+  const records = generatedRecords(120, 3) as { type: string; track_id?: number; analysis?: object }[];
+  // The first transaction's records are compressed again when their dictionary is made (by
+  // lmdb-js's own compressor); a later one's as the writer and a reading thread compress them.
+  applyRecords(catalog, records.slice(0, 60));
+  applyRecords(catalog, records.slice(60));
   const encoders = catalog.contentEncoders();
-  t.same(Object.keys(encoders).sort(), ['analysis', 'lyrics', 'richsync', 'snippets', 'subtitles', 'translations'].filter((k) => catalog.content[k as 'lyrics'].getKeysCount() > 0).sort(), 'one for each database that has its dictionary');
+  t.same(Object.keys(encoders).sort(), CONTENT_KINDS.filter((k) => catalog.content[k].getKeysCount() > 0).sort(), 'one for each database that has its dictionary');
+  const analysed = records.slice(60).find((r) => r.analysis)!.track_id!;
+  const stored = catalog.getContent('analysis', analysed)!;
+  const bytes0 = encoders.analysis!.encode(stored)!;
+  t.ok(Buffer.from(bytes0).equals(catalog.encodedWrites('analysis').getBinary(analysed)!), 'the bytes the writer stored');
+  t.equal(encoders.analysis!.encode({ meaning: { description: 'new', unheard_of: 1 }, updated_time: '2026-01-01T00:00:00Z' }), undefined, 'a new shape: left to the writer');
+  t.equal(catalog.contentEncoders(encoders).analysis, encoders.analysis, 'kept while the structures are the same');
+
+  // The writer shares new shapes until msgpackr's 32 shared structures are taken; then a new shape is
+  // written inline, by the writer as by a reading thread, and reads back anywhere.
+  const shapes = Array.from({ length: 40 }, (_, i) => ({
+    type: 'track', track_id: 800_000 + i, track_name: 'x', artist_id: 1, artist_name: 'A', analysis: { [`member_${i}`]: { [`field_${i}`]: i } },
+  }));
+  applyRecords(catalog, shapes);
+  const after = catalog.contentEncoders(encoders);
+  t.not(after.analysis, encoders.analysis, 'made again: the structures grew');
   const odd = { meaning: { description: 'new', unheard_of: [{ nested_shape: 1, more: 'x'.repeat(200) }] }, updated_time: '2026-01-01T00:00:00Z' };
-  const bytes = encoders.analysis!(odd);
-  catalog.writeTransaction(() => catalog.encodedWrites('analysis').putSync(900_001, bytes));
+  const bytes = after.analysis!.encode(odd);
+  t.ok(bytes, 'past the shared structures: encoded, its shape inline');
+  catalog.writeTransaction(() => catalog.encodedWrites('analysis').putSync(900_001, bytes!));
   t.same(catalog.getContent('analysis', 900_001), odd);
-  // The writer now encodes other new shapes itself, sharing their structures; the first still reads.
-  applyRecords(catalog, [{ type: 'track', track_id: 900_002, track_name: 'x', artist_id: 1, artist_name: 'A', analysis: { themes: { main_themes: [], other: { a: 1 } }, extra_member: { b: 2 } } }]);
-  t.match(catalog.getContent('analysis', 900_002), { extra_member: { b: 2 } });
-  t.same(catalog.getContent('analysis', 900_001), odd);
+  applyRecords(catalog, [{ ...shapes[0], track_id: 900_002, analysis: { another: { shape: [1] } } }]);
+  t.same(catalog.getContent('analysis', 900_001), odd, 'and after the writer wrote other shapes');
   await catalog.close();
   const reopened = Catalog.open(dir);
   t.same(reopened.getContent('analysis', 900_001), odd, 'and in another process or thread');
@@ -199,10 +217,11 @@ t.test('a line the catalog holds unchanged is left to the writer, which sees the
   const lyricsBefore = catalog.getContent('lyrics', original.track_id!);
   t.ok(lyricsBefore, 'a track with lyrics');
   const changed = { ...original, track_name: 'Changed for a moment' };
-  // The change, then the original again many chunks later: a reading thread may still see the
-  // original in its snapshot when it reads the last line.
-  const lines = [changed, ...records.filter((r) => r.type === 'track').slice(0, 30), original];
-  const report = await importFiles(catalog, [writeJsonl(dir, 'b.jsonl', lines)], { batch: 2, readers: 3 });
+  // The change in the first chunk (thread 0), the original again in the second (thread 1): thread 1
+  // reads its chunk while the first is not yet written, its snapshot still showing the original.
+  const others = records.filter((r) => r.type === 'track' && r.track_id !== original.track_id).slice(0, 30);
+  const lines = [changed, others[0], original, ...others.slice(1)];
+  const report = await importFiles(catalog, [writeJsonl(dir, 'b.jsonl', lines)], { batch: 2, readers: 2 });
   t.equal(report.updated, 2, 'changed, then changed back');
   t.equal(report.unchanged, 30);
   catalog.refresh();
