@@ -217,7 +217,7 @@ export const OPTIONS = {
   strict: opt(bool.default(false), { description: 'abort on the first bad line, with nothing applied' }),
   batch: opt(int(1, 100_000).default(2000), { description: 'lines written per LMDB transaction' }),
   readThreads: opt(int(0, 16).default(0), {
-    description: "threads reading, validating and encoding the files' lines for the one writing thread (0: two, or one fewer than the cores up to four); see docs/operations.md",
+    description: "threads reading, validating and encoding the files' lines for the one writing thread (0: for 64 MiB of files or more two, or one fewer than the cores up to four; else one); see docs/operations.md",
   }),
   progress: opt(bool.optional(), { description: 'show a progress bar (default: when stderr is a terminal)' }),
   json: opt(bool.default(false), { description: 'print exactly one JSON object describing the result' }),

@@ -38,13 +38,23 @@ export interface ImportOptions {
   strict?: boolean;
   /** Lines per write transaction (blank and rejected lines included). */
   batch?: number;
-  /** Reading threads (default: readingThreads()). */
+  /**
+   * Reading threads, which then also encode the content records (default: readingThreads() for
+   * files of ENCODE_BYTES or more; one that leaves the encoding to the writer for smaller ones).
+   */
   readers?: number;
   /** Called after each batch with the bytes read so far, the total bytes, and the track lines done. */
   onProgress?: (bytesRead: number, bytesTotal: number, tracks: number) => void;
 }
 
 const MAX_LISTED = 1000;
+/**
+ * Files from this size on are read by readingThreads() threads that also encode the content (the
+ * writer only puts it); smaller ones by one thread that leaves it to the writer, as each thread
+ * costs its start (loading its modules, opening the catalog; over a second under the tests'
+ * TypeScript loader) and a small import would not earn it back. 64 MiB: about 8,000 generated lines.
+ */
+const ENCODE_BYTES = 64 * 2 ** 20;
 
 // Under the test runner the sources run as .ts; the built server runs .js. The worker inherits the
 // process's loader flags, so the same extension works in both.
@@ -72,10 +82,11 @@ export async function importFiles(catalog: Catalog, files: string[], options: Im
     });
 
   let tracks = 0;
-  const readers = Math.max(1, Math.floor(options.readers ?? readingThreads()));
+  const large = options.readers !== undefined || bytesTotal >= ENCODE_BYTES;
+  const readers = large ? Math.max(1, Math.floor(options.readers ?? readingThreads())) : 1;
   const batch = options.batch ?? 2000;
   const workers = Array.from({ length: readers }, (_, reader) => {
-    const request: ParseRequest = { files, batch, dataDir: catalog.dataDir, reader, readers };
+    const request: ParseRequest = { files, batch, dataDir: large ? catalog.dataDir : undefined, reader, readers };
     return new Worker(WORKER_URL, { workerData: request });
   });
   try {

@@ -25,7 +25,7 @@ import { Packr } from 'msgpackr';
 import { linesOf, type ReadProgress } from './lines.js';
 import { dropEncodedBodies, precompute, storedContent, syncedForms, trackRecord, type SyncedForms } from './derive.js';
 import { hashOfLine, parseLine, type EncodedTrack, type HashedRecord, type ParsedBatch, type ParseRequest } from './parse.js';
-import { Catalog, CONTENT_KINDS, type ContentEncoders } from './store.js';
+import type { Catalog, ContentEncoders, ContentKind } from './store.js';
 import type { TrackInput } from './schema.js';
 import { nameThisThread } from '../util/thread-name.js';
 import { isoSeconds } from '../util/date.js';
@@ -41,7 +41,9 @@ const { files, batch: batchSize, dataDir, reader, readers } = workerData as Pars
 let inFlight = 0;
 port.on('message', () => inFlight--);
 
-const catalog = Catalog.open(dataDir);
+// Loaded only for an import that encodes here (a thread loads its modules again: a small import
+// does without them).
+const catalog: Catalog | undefined = dataDir === undefined ? undefined : (await import('./store.js')).Catalog.open(dataDir);
 let encoders: ContentEncoders = {};
 
 const progress: ReadProgress = { bytesRead: 0 };
@@ -58,8 +60,10 @@ let time = isoSeconds(out.now);
  * structures as committed.
  */
 function emptyBatch(): ParsedBatch {
-  catalog.refresh();
-  encoders = catalog.contentEncoders(encoders);
+  if (catalog) {
+    catalog.refresh();
+    encoders = catalog.contentEncoders(encoders);
+  }
   return { chunk, packed: new Uint8Array(0), now: Date.now(), count: 0, lines: 0, tracks: 0, rejections: [], bytesRead: 0 };
 }
 
@@ -71,11 +75,11 @@ function emptyBatch(): ParsedBatch {
  * nothing: re-imports and a replica's full feeds are mostly such lines).
  */
 function encoded(input: TrackInput, hash: string, forms: SyncedForms): EncodedTrack | undefined {
-  if (catalog.getTrack(input.track_id)?.hash === hash) return undefined;
+  if (!catalog || catalog.getTrack(input.track_id)?.hash === hash) return undefined;
   const track = trackRecord(input, undefined, hash, time);
   const stored = storedContent(input, track, forms);
   const content: EncodedTrack['content'] = {};
-  for (const kind of CONTENT_KINDS) {
+  for (const kind of Object.keys(stored) as ContentKind[]) {
     const record = stored[kind];
     if (!record) continue;
     const bytes = encoders[kind]?.encode(record);
@@ -134,5 +138,5 @@ for (const file of files) {
 }
 // This thread's chunks up to the last line's, the last ones perhaps empty; then how many lines it counted.
 while (chunk <= chunkOf(0)) await send();
-await catalog.close();
+await catalog?.close();
 port.postMessage({ done: before });

@@ -68,8 +68,8 @@ export interface ParseRequest {
   /** Which of the import's reading threads this is (0-based), and how many there are: it takes chunks reader, reader + readers, … */
   reader: number;
   readers: number;
-  /** The data directory of the catalog the batches are for: its content encoders are read from it. */
-  dataDir: string;
+  /** The data directory of the catalog the batches are for, when the thread encodes content (its encoders are read from it). */
+  dataDir?: string;
 }
 
 /** A batch from the reading thread: `packed` is a msgpack array of HashedRecord and EncodedTrack. */
