@@ -19,7 +19,7 @@ import { open, type Database, type Key, type RootDatabase, type RootDatabaseOpti
 import path from 'node:path';
 import { RefrainError } from '../errors.js';
 import { trainDictionary } from './dictionary.js';
-import { Lz4DictionaryCompressor } from '../util/lz4.js';
+import { dictionaryCompressor, type DictionaryCompressor } from '../util/lz4.js';
 import { decodeSynced, richsyncJsonString } from './synced.js';
 import {
   byPopularity,
@@ -223,7 +223,7 @@ export class Catalog {
   private writesOf(name: RecordDatabase, db: Database<unknown, number>): RecordWrites {
     const dictionary = this.dictionaries && db !== this.unsealed[name] ? (this.meta.get(dictionaryKey(name)) as Uint8Array | undefined) : undefined;
     if (!dictionary) return { db, stored: (record) => record };
-    const compress = storedBytes(new Lz4DictionaryCompressor(dictionary));
+    const compress = storedBytes(dictionaryCompressor(dictionary));
     const encoder = encoderOf(db);
     return {
       db: this.rawRecords(name),
@@ -279,7 +279,7 @@ export class Catalog {
         },
         copyBuffers: true,
       });
-      const compress = storedBytes(new Lz4DictionaryCompressor(dictionary));
+      const compress = storedBytes(dictionaryCompressor(dictionary));
       encoders[kind] = {
         structures: saved && new Uint8Array(saved),
         encode: (record) => {
@@ -597,7 +597,7 @@ const encoderOf = (db: Database<unknown, number>): RecordEncoder => (db as unkno
  * short values stay raw, unless their first byte would read as a compression header; the rest are
  * compressed against the dictionary.
  */
-function storedBytes(compressor: Lz4DictionaryCompressor): (bytes: Uint8Array) => Uint8Array {
+function storedBytes(compressor: DictionaryCompressor): (bytes: Uint8Array) => Uint8Array {
   return (bytes) => (bytes.length < DICTIONARY_THRESHOLD && !(bytes.length > 0 && bytes[0] >= 250) ? bytes : compressor.compress(bytes));
 }
 

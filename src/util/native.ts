@@ -1,0 +1,43 @@
+/**
+ * Refrain's native addon (native-index/, built by `npm ci`): what it exports, each with a TypeScript
+ * implementation that stays the reference and the fallback. It is used when it loads; a machine
+ * without a C++ compiler, or `REFRAIN_NATIVE=0` in the environment, runs the TypeScript code alone.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { packageRoot } from './package-root.js';
+
+/** LZ4 block compression against a dictionary loaded once (native-index/src/lz4-dictionary.cc). */
+export interface NativeLz4Dictionary {
+  /** The block of `value` written at out[offset..]; its length, or -1 when `out` has no room for it. */
+  compressInto(value: Uint8Array, out: Uint8Array, offset: number): number;
+}
+
+export interface NativeAddon {
+  Lz4Dictionary: new (dictionary: Uint8Array) => NativeLz4Dictionary;
+}
+
+let loaded: { addon: NativeAddon | undefined; why: string } | undefined;
+
+/** The addon, or undefined (then `nativeStatus()` says why). Loaded once per thread. */
+export function nativeAddon(): NativeAddon | undefined {
+  return load().addon;
+}
+
+/** 'native', or why the TypeScript implementations answer alone. */
+export function nativeStatus(): string {
+  return load().why;
+}
+
+function load(): { addon: NativeAddon | undefined; why: string } {
+  if (loaded) return loaded;
+  if (process.env.REFRAIN_NATIVE === '0') return (loaded = { addon: undefined, why: 'off (REFRAIN_NATIVE=0)' });
+  const root = packageRoot();
+  if (!root) return (loaded = { addon: undefined, why: 'not found (no package root)' });
+  const file = path.join(root.dir, 'native-index', 'build', 'Release', 'refrain_native.node');
+  try {
+    return (loaded = { addon: createRequire(import.meta.url)(file) as NativeAddon, why: 'native' });
+  } catch (e) {
+    return (loaded = { addon: undefined, why: `not loaded (${(e as Error).message.split('\n')[0]})` });
+  }
+}
