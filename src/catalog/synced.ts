@@ -27,7 +27,8 @@ import { RefrainError } from '../errors.js';
 
 const LRC = 1;
 const RICHSYNC = 2;
-const LRC_LINE = /^\[(\d{2,6}):(\d{2})\.(\d{2})\] (.*)$/;
+/** What ends a line of text besides \n: an LRC line's text holds none of them. */
+const LINE_BREAK = /[\r\u2028\u2029]/;
 /** The longest time this form keeps, in seconds (a day; anything longer is kept as text). */
 const MAX_SECONDS = 86_400;
 const encoder = new TextEncoder();
@@ -55,26 +56,57 @@ const PRINTABLE_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 /** The stored form of an LRC body given the track's lyrics, or undefined to store the text itself. */
 export function encodeLrc(lrc: string, lyrics: string): Uint8Array | undefined {
   const lines = lrc.split('\n');
-  const parsed: { cs: number; text: string }[] = [];
+  const times = new Array<number>(lines.length);
+  const texts = new Array<string>(lines.length);
   // Whether every line is written as lrcTime writes its time, and its text survives UTF-8: the
   // form then renders back exactly by construction, and is not rendered to be compared.
   let exact = true;
-  for (const line of lines) {
-    const m = LRC_LINE.exec(line);
-    if (!m) return undefined;
-    const [, minutes, seconds, hundredths, text] = m;
-    if ((minutes.length > 2 && minutes[0] === '0') || seconds >= '60' || LONE_SURROGATE.test(text)) exact = false;
-    parsed.push({ cs: Number(minutes) * 6000 + Number(seconds) * 100 + Number(hundredths), text });
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const colon = lrcTimeEnd(line);
+    if (colon < 0) return undefined;
+    const text = line.slice(colon + 8);
+    if (LINE_BREAK.test(text)) return undefined;
+    times[i] = digits(line, 1, colon) * 6000 + digits(line, colon + 1, colon + 3) * 100 + digits(line, colon + 4, colon + 6);
+    texts[i] = text;
+    // Minutes written with more than two digits and a leading zero, or seconds past 59.
+    if ((colon > 3 && line.charCodeAt(1) === 0x30) || line.charCodeAt(colon + 1) >= 0x36 || LONE_SURROGATE.test(text)) exact = false;
   }
   const places = linePlaces(lyrics);
   const out = new Writer();
-  out.uint(LRC).uint(places.count).uint(parsed.length);
+  out.uint(LRC).uint(places.count).uint(lines.length);
   let prev = 0;
-  for (const { cs, text } of parsed) {
-    out.int(cs - prev).text(text, places);
-    prev = cs;
+  for (let i = 0; i < lines.length; i++) {
+    out.int(times[i] - prev).text(texts[i], places);
+    prev = times[i];
   }
   return exact ? out.bytes() : checked(out.bytes(), lrc, lyrics);
+}
+
+/**
+ * Where the colon of an LRC line's time is, when the line starts as this form reads one,
+ * `[m…m:ss.xx] ` (2 to 6 digits of minutes); -1 for any other line. By hand rather than with a
+ * pattern: subtitles are a fifth of an import's reading, and a pattern's captures cost more than
+ * the rest of a line's encoding.
+ */
+function lrcTimeEnd(line: string): number {
+  if (line.charCodeAt(0) !== 0x5b) return -1;
+  const colon = line.indexOf(':');
+  if (colon < 3 || colon > 7) return -1;
+  if (line.charCodeAt(colon + 3) !== 0x2e || line.charCodeAt(colon + 6) !== 0x5d || line.charCodeAt(colon + 7) !== 0x20) return -1;
+  if (digits(line, 1, colon) < 0 || digits(line, colon + 1, colon + 3) < 0 || digits(line, colon + 4, colon + 6) < 0) return -1;
+  return colon;
+}
+
+/** The ASCII digits of line[from, to) as a number, or -1 when one of them is not a digit. */
+function digits(line: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = line.charCodeAt(i) - 0x30;
+    if (!(d >= 0 && d <= 9)) return -1;
+    n = n * 10 + d;
+  }
+  return n;
 }
 
 interface RichsyncGroup {

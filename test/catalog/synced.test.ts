@@ -99,7 +99,18 @@ t.test('anything this form cannot render back exactly is left as text', async (t
     '[00:01.00][00:09.00] Hello "world"', // two times on a line
     '[099:01.00] Hello "world"', // minutes printed otherwise
     '[00:01.00] half a pair \ud83c', // a lone surrogate: UTF-8 cannot carry it
-  ]) t.equal(encodeLrc(lrc, LYRICS), undefined, lrc);
+    '[0:01.00] Hello', // one digit of minutes
+    '[1234567:01.00] Hello', // seven
+    '[0a:01.00] Hello', // not digits
+    '[٠٠:01.00] Hello', // digits of another script
+    '[00:01,00] Hello', // another separator
+    '[00:01.0] Hello', // one digit of hundredths
+    ' [00:01.00] Hello', // white space first
+    '[00:01.00] line\u2028separator', // a line break JavaScript knows besides \n
+    '[00:01.00] paragraph\u2029separator',
+    '[00:01.00] Hello\n', // an empty last line
+    '',
+  ]) t.equal(encodeLrc(lrc, LYRICS), undefined, JSON.stringify(lrc).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)); // (TAP reads U+2028 as a line end)
   for (const rich of [
     'not json',
     '{"ts":1}',
