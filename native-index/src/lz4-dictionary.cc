@@ -2,8 +2,10 @@
 // are compressed as lmdb-js stores them (the header is written by the caller, src/util/lz4.ts).
 //
 // lmdb-js loads a database's dictionary into its compressor before every value (LZ4_loadDict hashes
-// every position of it). Here the dictionary is loaded once; each value starts a fresh stream that
-// attaches it (LZ4_attach_dictionary: a pointer, no hashing), so a value costs only its own bytes.
+// its positions). Here the dictionary is loaded once, every position hashed (LZ4_loadDictSlow: as the
+// TypeScript compressor does; LZ4_loadDict's every third position left the 1M catalog 1.5% larger),
+// and each value starts a fresh stream that attaches it (LZ4_attach_dictionary: a pointer, no
+// hashing), so a value costs only its own bytes.
 #include "lz4-dictionary.h"
 
 #include <cstring>
@@ -55,7 +57,7 @@ Lz4Dictionary::Lz4Dictionary(const Napi::CallbackInfo& info) : Napi::ObjectWrap<
   const size_t kept = length > 65536 ? 65536 : length;
   dictionary_.assign(reinterpret_cast<char*>(data) + (length - kept), reinterpret_cast<char*>(data) + length);
   LZ4_initStream(&loaded_, sizeof(loaded_));
-  LZ4_loadDict(&loaded_, dictionary_.data(), static_cast<int>(dictionary_.size()));
+  LZ4_loadDictSlow(&loaded_, dictionary_.data(), static_cast<int>(dictionary_.size()));
   LZ4_initStream(&work_, sizeof(work_));
 }
 

@@ -70,6 +70,17 @@ t.test('import and generate', async (t) => {
   t.equal(stdout.out.trim().split('\n').filter((l) => l.includes('"type":"track"')).length, 5, 'to standard output');
 });
 
+t.test('an import says in one line when the native addon is not in use, and nothing when it is', async (t) => {
+  const data = tempDir(t);
+  const file = writeJsonl(data, 'c.jsonl', FIXTURE_RECORDS);
+  const native = run(['import', file, '--data', data, '--no-index']);
+  t.equal(native.code, 0, native.err);
+  t.notMatch(native.err, /native addon/);
+  const without = run(['import', file, '--data', path.join(data, 'second'), '--no-index'], { REFRAIN_NATIVE: '0' });
+  t.equal(without.code, 0, without.err);
+  t.match(without.err, /^native addon off \(REFRAIN_NATIVE=0\): compressing records with the TypeScript code \(slower writes\)$/m);
+});
+
 t.test('import builds the index; index builds only what is missing', async (t) => {
   const data = tempDir(t);
   const file = writeJsonl(data, 'c.jsonl', FIXTURE_RECORDS);
