@@ -1,7 +1,8 @@
 // Builds the native addon (binding.gyp) with node-gyp, as part of `npm ci` (package.json's prepare).
 // Offline: Node's own headers (the include/node beside the running node) are passed as --nodedir,
-// so node-gyp downloads nothing. A build that fails leaves Refrain on its TypeScript code: it says
-// so in one line and does not fail the install (src/util/native.ts).
+// so node-gyp downloads nothing (without them it does not build). A build that fails leaves Refrain
+// on its TypeScript code: it prints the compiler's last lines and one line saying so, and does not
+// fail the install (src/util/native.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -20,10 +21,11 @@ function skip(why) {
 
 if (process.env.REFRAIN_NATIVE === '0') skip('REFRAIN_NATIVE=0');
 if (!nodeGyp) skip('node-gyp not found beside npm');
-const args = [nodeGyp, 'rebuild', '--jobs', 'max'];
-if (existsSync(path.join(prefix, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${prefix}`);
+// Without the running Node's headers node-gyp would download them: never, the build is offline.
+if (!existsSync(path.join(prefix, 'include', 'node', 'node_api.h'))) skip(`no Node headers in ${path.join(prefix, 'include', 'node')}`);
+const args = [nodeGyp, 'rebuild', '--jobs', 'max', `--nodedir=${prefix}`];
 const started = Date.now();
-const run = spawnSync(process.execPath, args, { cwd: here, encoding: 'utf8' });
+const run = spawnSync(process.execPath, args, { cwd: here, encoding: 'utf8', timeout: 300_000 });
 if (run.status !== 0) {
   const lines = `${run.stdout ?? ''}${run.stderr ?? ''}`.split('\n').filter((l) => l && !l.startsWith('gyp info'));
   console.warn(lines.slice(-15).join('\n'));

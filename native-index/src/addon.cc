@@ -6,7 +6,12 @@
 
 namespace {
 
+// What src/util/native.ts expects (NATIVE_VERSION there): raised whenever an export changes, so an
+// addon built from older sources (a pull without `npm run build:native`) is not used.
+constexpr int kVersion = 1;
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("version", Napi::Number::New(env, kVersion));
   exports.Set("Lz4Dictionary", refrain::Lz4Dictionary::Define(env));
   return exports;
 }

@@ -13,7 +13,11 @@ export interface NativeLz4Dictionary {
   compressInto(value: Uint8Array, out: Uint8Array, offset: number): number;
 }
 
+/** The addon's version this code expects (kVersion in native-index/src/addon.cc). */
+const NATIVE_VERSION = 1;
+
 export interface NativeAddon {
+  version: number;
   Lz4Dictionary: new (dictionary: Uint8Array) => NativeLz4Dictionary;
 }
 
@@ -36,7 +40,11 @@ function load(): { addon: NativeAddon | undefined; why: string } {
   if (!root) return (loaded = { addon: undefined, why: 'not found (no package root)' });
   const file = path.join(root.dir, 'native-index', 'build', 'Release', 'refrain_native.node');
   try {
-    return (loaded = { addon: createRequire(import.meta.url)(file) as NativeAddon, why: 'native' });
+    const addon = createRequire(import.meta.url)(file) as NativeAddon;
+    if (addon.version !== NATIVE_VERSION) {
+      return (loaded = { addon: undefined, why: `not loaded (built from other sources: version ${addon.version}, not ${NATIVE_VERSION}; run npm run build:native)` });
+    }
+    return (loaded = { addon, why: 'native' });
   } catch (e) {
     return (loaded = { addon: undefined, why: `not loaded (${(e as Error).message.split('\n')[0]})` });
   }

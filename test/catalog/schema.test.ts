@@ -58,6 +58,10 @@ t.test('times are stored in UTC to the second; one already so is kept as it is, 
   t.equal(stored('2024-02-29T23:59:59.987Z'), '2024-02-29T23:59:59Z');
   t.equal(stored('2024-03-01T01:30:00+02:00'), '2024-02-29T23:30:00Z');
   t.equal(stored('9999-12-31T23:00:00-05:00'), '+010000-01-01T04:00:00Z');
+  t.equal(stored('2000-02-29T12:00:00Z'), '2000-02-29T12:00:00Z', 'a leap day of a year divisible by 400');
+  t.match(stored('1900-02-29T12:00:00Z'), /^refused: updated_time: /, 'not a leap year: divisible by 100');
+  t.match(stored('2024-01-01T23:59:60Z'), /^refused: updated_time: /, 'no leap seconds');
+  t.match(stored('2024-01-01t12:00:00z'), /^refused: updated_time: /);
   t.match(stored('2023-02-29T00:00:00Z'), /^refused: updated_time: /);
   t.match(stored('2024-04-31T00:00:00Z'), /^refused: updated_time: /);
   t.match(stored('2024-01-01T24:00:00Z'), /^refused: updated_time: /);

@@ -167,6 +167,14 @@ t.test('a richsync in the form\'s own layout is read straight from the text, to 
   t.ok(scanned > 100, 'some edits keep the layout');
 });
 
+t.test('an LRC line with six digits of minutes and a colon in its text is kept in the form, and renders back', async (t) => {
+  for (const lrc of ['[123456:07.89] a: b', '[00:00.00] [not a time]: x\n[99:59.99] 12:34.56]']) {
+    const form = encodeLrc(lrc, LYRICS);
+    t.ok(form, lrc);
+    t.equal(decodeSynced(form!, LYRICS), lrc);
+  }
+});
+
 t.test('any LRC stored in the compact form renders back to exactly its text', async (t) => {
   let seed = 11;
   const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);

@@ -26,6 +26,7 @@ if (process.env.REFRAIN_NATIVE !== '0') compressors.push(['native', dictionaryCo
 
 t.test('the native addon is built and loads', { skip: process.env.REFRAIN_NATIVE === '0' && 'REFRAIN_NATIVE=0' }, async (t) => {
   t.equal(nativeStatus(), 'native');
+  t.equal(nativeAddon()!.version, 1, 'the version src/util/native.ts expects');
   t.notOk(dictionaryCompressor(Buffer.alloc(64)) instanceof Lz4DictionaryCompressor, 'dictionaryCompressor gives the native one');
   // Its arguments are checked on the native side: a wrong one is a JS error, never a write out of bounds.
   const native = new (nativeAddon()!.Lz4Dictionary)(Buffer.from('a dictionary'));
@@ -34,6 +35,8 @@ t.test('the native addon is built and loads', { skip: process.env.REFRAIN_NATIVE
   t.ok(native.compressInto(value, out, 4) > 0);
   t.equal(native.compressInto(value, new Uint8Array(10), 0), -1, 'no room: -1, nothing written past the output');
   t.equal(native.compressInto(value, out, 200), -1, 'at the very end of the output: -1');
+  t.equal(native.compressInto(new Uint8Array(0), out, 200), -1, 'even an empty value is a block of one byte');
+  t.equal(native.compressInto(new Uint8Array(0), out, 199), 1);
   t.throws(() => native.compressInto(value, out, 201), RangeError, 'an offset past the output');
   t.throws(() => native.compressInto(value, out, -1), RangeError);
   t.throws(() => native.compressInto(value, out, 1.5), RangeError);
