@@ -8,6 +8,7 @@
  * observation is a Map lookup and a few array writes; the text format is the same.
  */
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { nativeStatus } from '../util/native.js';
 
 const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
@@ -51,7 +52,16 @@ export class Metrics {
 
   /** `processMetrics`: also Node's process metrics (false on HTTP threads: one thread reports them). */
   constructor(processMetrics = true) {
-    if (processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'refrain_' });
+    if (!processMetrics) return;
+    collectDefaultMetrics({ register: this.registry, prefix: 'refrain_' });
+    new Gauge({
+      name: 'refrain_native_addon',
+      help: '1 when the native addon (native-index/) does its work here; 0 when the TypeScript implementations do (serve said why at start)',
+      registers: [this.registry],
+      collect() {
+        this.set(nativeStatus() === 'native' ? 1 : 0);
+      },
+    });
   }
 
   /** Gauges read from the index service when /metrics is scraped (not per request). */

@@ -172,6 +172,7 @@ t.test('the envelope, status codes, formats and headers', async (t) => {
     t.match(metrics.text, /refrain_requests_total\{method="track.get",status="200"\} \d+/);
     t.match(metrics.text, /refrain_request_duration_seconds_bucket\{le="0.001",method="track.get",status="200"\}/);
     t.match(metrics.text, /refrain_requests_total\{method="unknown",status="405"\}/);
+    t.match(metrics.text, new RegExp(`^refrain_native_addon ${process.env.REFRAIN_NATIVE === '0' ? 0 : 1}$`, 'm'), 'whether the native addon is in use');
     const missing = await s.get('/nowhere');
     t.equal(missing.status, 404);
   });
