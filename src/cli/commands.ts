@@ -12,13 +12,12 @@ import { KeyStore, type KeyRecord } from '../auth/keys.js';
 import { progressBar } from './progress.js';
 import { buildIndex, type BuildReport } from '../index/service/build.js';
 import { emit, warnWithoutNative } from './output.js';
-import { nativeStatus } from '../util/native.js';
 import { RefrainError } from '../errors.js';
 
 export async function runImport(config: CommandConfig<'import'>, files: string[]): Promise<number> {
   if (files.length === 0) throw new RefrainError('usage', 'name at least one file to import');
   lowerPriority(config.nice);
-  warnWithoutNative(nativeStatus());
+  warnWithoutNative();
   const progress = config.progress ?? (!config.json && Boolean(process.stderr.isTTY));
   const catalog = Catalog.open(config.data);
   let report: ImportReport;

@@ -14,7 +14,6 @@ import { syncOnce, type AppliedFeed, type SyncReport } from '../feeds/sync.js';
 import { buildIndex } from '../index/service/build.js';
 import { RefrainError } from '../errors.js';
 import { emit, warnWithoutNative } from './output.js';
-import { nativeStatus } from '../util/native.js';
 
 const size = (bytes: number): string => (bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
 
@@ -66,7 +65,7 @@ export async function runSync(config: CommandConfig<'sync'>): Promise<number> {
   if (!config.apikey === !config.bearer) throw new RefrainError('usage', 'give the primary\'s credentials: --apikey KEY or --bearer TOKEN (one of them)');
   const primary = { base: config.from, apikey: config.apikey, bearer: config.bearer };
   lowerPriority(config.nice);
-  warnWithoutNative(nativeStatus());
+  warnWithoutNative();
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);

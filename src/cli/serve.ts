@@ -12,7 +12,6 @@ import { createLogger, logDestination } from '../log.js';
 import { currentGeneration } from '../index/store/layout.js';
 import { generateWithProgress, importSummary, importWithProgress, indexWithProgress } from './commands.js';
 import { warnWithoutNative } from './output.js';
-import { nativeStatus } from '../util/native.js';
 
 /** Seed of the demo catalog: every fresh clone serves the same demo. */
 const DEMO_SEED = 20261122;
@@ -88,7 +87,7 @@ export async function runServe(given: ServeConfig, explicit: ReadonlySet<string>
     logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
   }
   const server = await startServer(config, { logger });
-  warnWithoutNative(nativeStatus());
+  warnWithoutNative();
   process.stderr.write(`${listeningOn(config.host, server.port, config.demo, server.httpThreads)}\n`);
   // Without --demo a saved demo key is shown only while it still works.
   const saved = savedDemoKey(config.data);
