@@ -63,14 +63,18 @@ export function encodeLrc(lrc: string, lyrics: string): Uint8Array | undefined {
   let exact = true;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const colon = lrcTimeEnd(line);
+    const colon = lrcTimeColon(line);
     if (colon < 0) return undefined;
+    const minutes = digits(line, 1, colon);
+    const seconds = digits(line, colon + 1, colon + 3);
+    const hundredths = digits(line, colon + 4, colon + 6);
+    if (minutes < 0 || seconds < 0 || hundredths < 0) return undefined;
     const text = line.slice(colon + 8);
     if (LINE_BREAK.test(text)) return undefined;
-    times[i] = digits(line, 1, colon) * 6000 + digits(line, colon + 1, colon + 3) * 100 + digits(line, colon + 4, colon + 6);
+    times[i] = minutes * 6000 + seconds * 100 + hundredths;
     texts[i] = text;
     // Minutes written with more than two digits and a leading zero, or seconds past 59.
-    if ((colon > 3 && line.charCodeAt(1) === 0x30) || line.charCodeAt(colon + 1) >= 0x36 || LONE_SURROGATE.test(text)) exact = false;
+    if ((colon > 3 && line.charCodeAt(1) === 0x30) || seconds >= 60 || LONE_SURROGATE.test(text)) exact = false;
   }
   const places = linePlaces(lyrics);
   const out = new Writer();
@@ -84,17 +88,16 @@ export function encodeLrc(lrc: string, lyrics: string): Uint8Array | undefined {
 }
 
 /**
- * Where the colon of an LRC line's time is, when the line starts as this form reads one,
- * `[m…m:ss.xx] ` (2 to 6 digits of minutes); -1 for any other line. By hand rather than with a
- * pattern: subtitles are a fifth of an import's reading, and a pattern's captures cost more than
- * the rest of a line's encoding.
+ * Where the colon of an LRC line's time is, when the line's punctuation is as this form reads a
+ * time, `[m…m:ss.xx] ` (2 to 6 places of minutes; the caller reads the digits); -1 for any other
+ * line. By hand rather than with a pattern: subtitles are a fifth of an import's reading, and a
+ * pattern's captures cost more than the rest of a line's encoding.
  */
-function lrcTimeEnd(line: string): number {
+function lrcTimeColon(line: string): number {
   if (line.charCodeAt(0) !== 0x5b) return -1;
   const colon = line.indexOf(':');
   if (colon < 3 || colon > 7) return -1;
   if (line.charCodeAt(colon + 3) !== 0x2e || line.charCodeAt(colon + 6) !== 0x5d || line.charCodeAt(colon + 7) !== 0x20) return -1;
-  if (digits(line, 1, colon) < 0 || digits(line, colon + 1, colon + 3) < 0 || digits(line, colon + 4, colon + 6) < 0) return -1;
   return colon;
 }
 
