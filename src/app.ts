@@ -4,6 +4,7 @@
  * (src/http/server.ts) and mounts the routes that answer with them (src/front.ts). `startServer`
  * resolves once it listens; `close` stops listening and writes pending counters.
  */
+import { selectKernel, type EngineName } from './index/kernel/kernel.js';
 import type { Logger } from 'pino';
 import { availableParallelism } from 'node:os';
 import type { ServeConfig } from './config.js';
@@ -68,6 +69,8 @@ export interface RunningServer {
   feeds: FeedService;
   /** HTTP threads serving the port (1: the main thread). */
   httpThreads: number;
+  /** The kernel answering index queries, and why `auto` chose the TypeScript one (serve warns). */
+  engine: { name: EngineName; why?: string };
   close(): Promise<void>;
 }
 
@@ -98,6 +101,10 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     throw new RefrainError('internal', 'several HTTP threads cannot be used with a clock or extra methods: they cannot cross threads');
   }
   const threads = local ? 1 : (options.httpThreads ?? httpThreadsFor(config.httpThreads, availableParallelism()));
+  const engine = selectKernel(config.engine);
+  if (!engine.kernel) {
+    throw new RefrainError('startup', `--engine native: the ${engine.why}; run npm run build:native, or pass --engine auto (native when it loads) or ts`);
+  }
   const clock = options.clock ?? Date.now;
   const catalog = Catalog.open(config.data, { randomReads: true });
   // The index pool is loaded and warmed before the server listens (docs/design.md §10).
@@ -109,6 +116,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     queue: config.indexQueue,
     queueCost: config.indexQueueCost,
     deadlineMs: config.indexDeadlineMs,
+    engine: engine.engine,
     preload: [POOL_WORKER],
   });
   const works = new WorkStore(catalog);
@@ -208,10 +216,10 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
   flusher.unref();
   ready = true;
   feeds.start();
-  logger.info({ port, url, tracks: catalog.trackCount(), uws: uwsIsNative ? 'native' : 'fallback', httpThreads: threads }, 'listening');
+  logger.info({ port, url, tracks: catalog.trackCount(), uws: uwsIsNative ? 'native' : 'fallback', httpThreads: threads, engine: engine.engine }, 'listening');
 
   return {
-    port, url, catalog, works, contributions, index, keys, usage, hits, feeds, httpThreads: threads,
+    port, url, catalog, works, contributions, index, keys, usage, hits, feeds, httpThreads: threads, engine: { name: engine.engine, why: engine.why },
     oauth: { clients: oauth.clients, users: oauth.users, grants: oauth.grants, keys: oauth.keys, sessions: oauth.sessions, tokens },
     refreshKeys: () => polls[0].check(),
     refreshCatalog: () => polls[1].check(),

@@ -108,6 +108,11 @@ export const OPTIONS = {
     description: 'index workers answering fingerprint, search and matcher queries (0: one per core)',
     env: 'REFRAIN_INDEX_THREADS',
   }),
+  engine: opt(z.enum(['auto', 'native', 'ts']).default('auto'), {
+    description:
+      'which kernel answers fingerprints: native (the C++ addon, native-index/), ts (the TypeScript reference) or auto (native when the addon loads, else ts with a warning); see docs/operations.md',
+    env: 'REFRAIN_ENGINE',
+  }),
   indexQueue: opt(int(1, 1_000_000).default(256), {
     description: 'index queries waiting for a worker at most; more are answered 503 at once',
     env: 'REFRAIN_INDEX_QUEUE',
@@ -331,7 +336,7 @@ export const COMMANDS = {
     schema: pick(
       'data', 'port', 'host', 'publicUrl', 'httpStatus', 'allowUwsFallback', 'demo', 'demoTracks',
       'maxBodyBytes', 'lyricslensSunset', 'responseCache', 'responseCacheTtl', 'corsOrigin', 'logLevel', 'accessLog',
-      'httpThreads', 'indexThreads', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
+      'httpThreads', 'indexThreads', 'engine', 'indexQueue', 'indexQueueCost', 'indexDeadlineMs', 'maxFingerprintChars', 'issuer', 'oauthInsecureCookies', 'accessTokenTtl',
       'oauthSigninTtl', 'oauthSessionsPerAddress', 'oauthLoginAttempts', 'oauthLoginWindow',
       'noFeeds', 'feedsFullEvery', 'feedsIncrementalEvery', 'feedsRetention', 'feedUrlTtl',
       'unknownKeyCache', 'unknownKeyCacheBytes', 'contributionsPerKey', 'contributionsPending',

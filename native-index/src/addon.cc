@@ -2,17 +2,20 @@
 // implementation beside it that stays the reference and the fallback.
 #include <napi.h>
 
+#include "fingerprint.h"
 #include "lz4-dictionary.h"
 
 namespace {
 
 // What src/util/native.ts expects (NATIVE_VERSION there): raised whenever an export changes, so an
 // addon built from older sources (a pull without `npm run build:native`) is not used.
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("version", Napi::Number::New(env, kVersion));
   exports.Set("Lz4Dictionary", refrain::Lz4Dictionary::Define(env));
+  exports.Set("FingerprintVotes", refrain::FingerprintVotes::Define(env));
+  exports.Set("QueryGrams", refrain::QueryGrams::Define(env));
   return exports;
 }
 

@@ -7,9 +7,14 @@ export function emit(json: boolean, value: object, text: () => string): void {
 
 /**
  * One line on stderr when Refrain's native addon (native-index/) did not load, so that an operator
- * knows why writes cost more than the documented figures: the TypeScript implementations answer.
+ * knows why writes (and, serving with `--engine auto`, fingerprints) cost more than the documented
+ * figures: the TypeScript implementations answer.
  */
-export function warnWithoutNative(): void {
+export function warnWithoutNative(engine?: { name: string; why?: string }): void {
   const status = nativeStatus();
-  if (status !== 'native') process.stderr.write(`native addon ${status}: compressing records with the TypeScript code (slower writes)\n`);
+  if (status === 'native') return;
+  const slower = engine?.why
+    ? 'fingerprints answered by the TypeScript kernel and records compressed by the TypeScript code (slower)'
+    : 'compressing records with the TypeScript code (slower writes)';
+  process.stderr.write(`native addon ${status}: ${slower}\n`);
 }

@@ -87,7 +87,7 @@ export async function runServe(given: ServeConfig, explicit: ReadonlySet<string>
     logger.info({ seconds: report.seconds, lyrics: report.lyrics, tracks: report.tracks, bytes: report.bytes }, 'index built');
   }
   const server = await startServer(config, { logger });
-  warnWithoutNative();
+  warnWithoutNative(server.engine);
   process.stderr.write(`${listeningOn(config.host, server.port, config.demo, server.httpThreads)}\n`);
   // Without --demo a saved demo key is shown only while it still works.
   const saved = savedDemoKey(config.data);

@@ -65,7 +65,7 @@ export class Metrics {
   }
 
   /** Gauges read from the index service when /metrics is scraped (not per request). */
-  watchIndex(stats: () => { generation: number; bytes: number; inFlight: number; rejectedBusy: number; rejectedDeadline: number }): void {
+  watchIndex(stats: () => { generation: number; bytes: number; inFlight: number; rejectedBusy: number; rejectedDeadline: number; engine: string }): void {
     const gauge = (name: string, help: string, read: (s: ReturnType<typeof stats>) => number) =>
       new Gauge({
         name: `refrain_index_${name}`,
@@ -80,6 +80,16 @@ export class Metrics {
     gauge('tasks_in_flight', 'index queries running or waiting for a worker', (s) => s.inFlight);
     gauge('rejected_busy_total', 'index queries answered 503 because the queue was full', (s) => s.rejectedBusy);
     gauge('rejected_deadline_total', 'index queries answered 503 because they outlived the deadline', (s) => s.rejectedDeadline);
+    new Gauge({
+      name: 'refrain_index_engine',
+      help: 'the kernel answering index queries (--engine): 1 for the one in use, native (native-index/) or ts (TypeScript)',
+      labelNames: ['engine'],
+      registers: [this.registry],
+      collect() {
+        const engine = stats().engine;
+        for (const name of ['native', 'ts']) this.set({ engine: name }, name === engine ? 1 : 0);
+      },
+    });
   }
 
   /** Record one request; `method` is the API method name, or a fixed label for unknown ones. */

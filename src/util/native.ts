@@ -13,12 +13,40 @@ export interface NativeLz4Dictionary {
   compressInto(value: Uint8Array, out: Uint8Array, offset: number): number;
 }
 
+/** One shard of packed posting lists, as the index stores it (src/index/store/postings.ts). */
+export interface NativeShard {
+  first: number;
+  offsets: Uint32Array;
+  bases: Uint32Array;
+  widths: Uint8Array;
+  starts: Uint32Array;
+  data: Uint8Array;
+  /** A sparse shard's present keys, their directory and [shift, range]. */
+  keys?: Uint32Array;
+  directory?: Uint32Array;
+  shape?: Uint32Array;
+}
+
+/** The fingerprint's candidate stage (native-index/src/fingerprint.cc; src/index/kernel/votes.ts). */
+export interface NativeFingerprintVotes {
+  /** [document and vote pairs, best first; keys with postings; tied documents, ascending; whether keys were left unread]. */
+  candidates(query: string, count: number, scale: number): [Uint32Array, number, Uint32Array, boolean];
+}
+
+/** A query's grams (native-index/src/fingerprint.cc; src/index/kernel/coverage.ts). */
+export interface NativeQueryGrams {
+  /** Writes [covered, longest] into the constructor's `out`. */
+  coverage(lyric: string): void;
+}
+
 /** The addon's version this code expects (kVersion in native-index/src/addon.cc). */
-const NATIVE_VERSION = 1;
+const NATIVE_VERSION = 2;
 
 export interface NativeAddon {
   version: number;
   Lz4Dictionary: new (dictionary: Uint8Array) => NativeLz4Dictionary;
+  FingerprintVotes: new (description: { docs: number; bits: number; limits: number[]; shards: NativeShard[] }) => NativeFingerprintVotes;
+  QueryGrams: new (normalized: string, out: Int32Array) => NativeQueryGrams;
 }
 
 let loaded: { addon: NativeAddon | undefined; why: string } | undefined;
@@ -38,7 +66,8 @@ function load(): { addon: NativeAddon | undefined; why: string } {
   if (process.env.REFRAIN_NATIVE === '0') return (loaded = { addon: undefined, why: 'off (REFRAIN_NATIVE=0)' });
   const root = packageRoot();
   if (!root) return (loaded = { addon: undefined, why: 'not found (no package root)' });
-  const file = path.join(root.dir, 'native-index', 'build', 'Release', 'refrain_native.node');
+  // REFRAIN_NATIVE_ADDON names another build of it (native-index/sanitize.mjs runs the tests on one built with sanitizers).
+  const file = process.env.REFRAIN_NATIVE_ADDON || path.join(root.dir, 'native-index', 'build', 'Release', 'refrain_native.node');
   try {
     const addon = createRequire(import.meta.url)(file) as NativeAddon;
     if (addon.version !== NATIVE_VERSION) {

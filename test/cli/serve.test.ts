@@ -82,7 +82,7 @@ t.test('logs: JSON lines on a pipe, readable lines with --log-format pretty, JSO
 
   const pretty = startCli(t, [...args, '--log-format', 'pretty'], { LOG_LEVEL: 'info' });
   await stop(pretty);
-  t.match(pretty.out(), /^\d\d:\d\d:\d\d INFO  listening  port=\d+ url=http:\/\/localhost:\d+ tracks=0 uws=native httpThreads=1$/m);
+  t.match(pretty.out(), /^\d\d:\d\d:\d\d INFO  listening  port=\d+ url=http:\/\/localhost:\d+ tracks=0 uws=native httpThreads=1 engine=(native|ts)$/m);
   t.notMatch(pretty.out(), /^\{/m, 'no JSON line among them');
 
   const logFile = path.join(data, 'refrain.log');
@@ -125,4 +125,31 @@ t.test('with two HTTP threads: a stop waits for open connections and exits 0; a 
   second.serve.child.kill('SIGINT');
   t.same(await second.serve.exited, [null, 'SIGINT'], 'the second Ctrl-C ends it at once, by the signal');
   t.notMatch(second.serve.err(), /Assertion failed|open handles/, 'no abort');
+});
+
+t.test('--engine: native refuses to start without the addon; auto falls back to ts with one line; /readyz says which answers (issue 17)', async (t) => {
+  const data = tempDir(t);
+  const off = { ...process.env, REFRAIN_NATIVE: '0' };
+  const refused = spawnSync(process.execPath, [BIN, 'serve', '--data', data, '--port', '0', '--engine', 'native', '--no-feeds'], { encoding: 'utf8', env: off, timeout: 60_000 });
+  t.equal(refused.status, 1);
+  t.match(refused.stderr, /--engine native: the native addon off \(REFRAIN_NATIVE=0\); run npm run build:native, or pass --engine auto \(native when it loads\) or ts/);
+
+  const bad = spawnSync(process.execPath, [BIN, 'serve', '--data', data, '--engine', 'fast'], { encoding: 'utf8', timeout: 60_000 });
+  t.equal(bad.status, 2, 'an unknown engine is a usage error');
+  t.match(bad.stderr, /engine/);
+
+  const fallback = startCli(t, ['serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--no-feeds'], { REFRAIN_NATIVE: '0' });
+  const [, port] = await fallback.waitForErr(/Listening on 127\.0\.0\.1:(\d+)/);
+  t.match(fallback.err(), /^native addon off \(REFRAIN_NATIVE=0\): fingerprints answered by the TypeScript kernel and records compressed by the TypeScript code \(slower\)$/m);
+  t.equal(((await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { index: { engine: string } }).index.engine, 'ts');
+  fallback.child.kill('SIGTERM');
+  await fallback.exited;
+
+  if (process.env.REFRAIN_NATIVE === '0') return;
+  const chosen = startCli(t, ['serve', '--data', data, '--port', '0', '--host', '127.0.0.1', '--no-feeds', '--engine', 'ts'], {});
+  const [, tsPort] = await chosen.waitForErr(/Listening on 127\.0\.0\.1:(\d+)/);
+  t.notMatch(chosen.err(), /native addon/, 'choosing ts is no fallback: no warning');
+  t.equal(((await (await fetch(`http://127.0.0.1:${tsPort}/readyz`)).json()) as { index: { engine: string } }).index.engine, 'ts');
+  chosen.child.kill('SIGTERM');
+  await chosen.exited;
 });

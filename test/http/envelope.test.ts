@@ -173,6 +173,11 @@ t.test('the envelope, status codes, formats and headers', async (t) => {
     t.match(metrics.text, /refrain_request_duration_seconds_bucket\{le="0.001",method="track.get",status="200"\}/);
     t.match(metrics.text, /refrain_requests_total\{method="unknown",status="405"\}/);
     t.match(metrics.text, new RegExp(`^refrain_native_addon ${process.env.REFRAIN_NATIVE === '0' ? 0 : 1}$`, 'm'), 'whether the native addon is in use');
+    // --engine auto: the native kernel answers when the addon loads.
+    const engine = process.env.REFRAIN_NATIVE === '0' ? 'ts' : 'native';
+    t.equal(ready.json.index.engine, engine, '/readyz says which kernel answers');
+    t.match(metrics.text, new RegExp(`^refrain_index_engine\\{engine="${engine}"\\} 1$`, 'm'), 'and /metrics');
+    t.match(metrics.text, new RegExp(`^refrain_index_engine\\{engine="${engine === 'ts' ? 'native' : 'ts'}"\\} 0$`, 'm'));
     const missing = await s.get('/nowhere');
     t.equal(missing.status, 404);
   });

@@ -8,10 +8,22 @@
  */
 import { hasUnspaced, normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { indexKeys } from './grams.js';
-import { QueryGrams } from './coverage.js';
+import { QueryGrams as TsQueryGrams, type CoverageResult } from './coverage.js';
 import { contains, intersect, lowerBound, seek, union, VoteBoard, type Clause, type Matched } from './posting-ops.js';
 import type { PackedList } from '../store/packed.js';
 import { TopK } from './topk.js';
+import { FingerprintVotes, POSTINGS, type CandidateStage, type PostingsLimits } from './votes.js';
+import { nativeParts } from './native.js';
+import { nativeAddon, nativeStatus } from '../../util/native.js';
+import type { LoadedIndex } from '../store/layout.js';
+
+/** A query prepared once and compared with many lyrics (kernel/coverage.ts). */
+export interface QueryGrams {
+  /** Length of the normalised query. */
+  readonly length: number;
+  /** How much of the query a normalised lyric accounts for. */
+  coverage(lyric: string): CoverageResult;
+}
 
 export interface Kernel {
   /** Text as the index sees it: decomposed, unaccented, case-folded, punctuation as single spaces. */
@@ -26,6 +38,8 @@ export interface Kernel {
   indexKeys(normalized: string, scratch: Uint32Array, bucketBits: number): Uint32Array;
   /** A query's grams, ready to verify candidate lyrics against. */
   queryGrams(normalized: string): QueryGrams;
+  /** The fingerprint's candidate stage over an index generation's lists (kernel/votes.ts). */
+  candidateStage(index: LoadedIndex, limits?: PostingsLimits): CandidateStage;
   /** `a` with the documents of `list` added at `weight`. */
   union(a: Clause, list: PackedList, weight: number): Clause;
   /** The documents in every clause, their weights summed; throws past `deadline` (Date.now() ms). */
@@ -49,7 +63,8 @@ export const tsKernel: Kernel = {
   wordsOf,
   spacedWords: (normalized) => !hasUnspaced(normalized),
   indexKeys,
-  queryGrams: (normalized) => new QueryGrams(normalized),
+  queryGrams: (normalized) => new TsQueryGrams(normalized),
+  candidateStage: (index, limits = POSTINGS) => new FingerprintVotes(index, limits),
   union,
   intersect,
   lowerBound,
@@ -59,13 +74,33 @@ export const tsKernel: Kernel = {
   topK: (k) => new TopK(k),
 };
 
-/** The kernel every engine uses. */
+/** The kernel every engine uses unless it is given another (the TypeScript one; `selectKernel` picks by --engine). */
 export const kernel: Kernel = tsKernel;
+
+/** Which kernel answers: `native` (native-index/, C++) or `ts` (the reference). */
+export type EngineName = 'native' | 'ts';
+/** `--engine`: `auto` is native when the addon loads in this thread, else ts. */
+export type EngineChoice = 'auto' | EngineName;
+export const ENGINE_CHOICES: readonly EngineChoice[] = ['auto', 'native', 'ts'];
+
+/**
+ * The kernel an `--engine` choice selects in this thread: the native one has the candidate stage and
+ * the verification in C++ and the rest in TypeScript. `why` says why `auto` fell back to ts (for the
+ * one warning line) — or, for `native` without the addon, why it cannot be had, and then no kernel.
+ */
+export function selectKernel(choice: EngineChoice): { kernel?: Kernel; engine: EngineName; why?: string } {
+  if (choice === 'ts') return { kernel: tsKernel, engine: 'ts' };
+  const addon = nativeAddon();
+  if (addon) return { kernel: { ...tsKernel, ...nativeParts(addon) }, engine: 'native' };
+  const why = `native addon ${nativeStatus()}`;
+  return choice === 'native' ? { engine: 'native', why } : { kernel: tsKernel, engine: 'ts', why };
+}
 
 // What both sides of the interface share: the index format's constants, the deadline's error, and
 // the types the kernel's answers have.
 export { GRAM, SAMPLE, bucketBitsFor } from './grams.js';
 export { pastDeadline } from './deadline.js';
 export { weightAt, type Clause, type Matched, type VoteBoard } from './posting-ops.js';
-export type { QueryGrams, CoverageResult } from './coverage.js';
+export type { CoverageResult } from './coverage.js';
+export { POSTINGS, MAX_TIED, type Candidate, type Candidates, type CandidateStage, type PostingsLimits } from './votes.js';
 export type { TopK } from './topk.js';

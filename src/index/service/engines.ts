@@ -7,7 +7,7 @@ import type { Catalog } from '../../catalog/store.js';
 import type { TrackRecord } from '../../catalog/records.js';
 import type { LoadedIndex } from '../store/layout.js';
 import { FingerprintSearcher, type Recording } from '../fingerprint/search.js';
-import { kernel } from '../kernel/kernel.js';
+import { kernel, type Kernel } from '../kernel/kernel.js';
 import { TextSearcher } from '../text/search.js';
 
 export interface Engines {
@@ -58,8 +58,8 @@ export class LyricsCache {
   }
 }
 
-/** `lyricsOf`: a track's normalised lyrics (the worker's LyricsCache). */
-export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (trackId: number) => string | undefined): Engines {
+/** `lyricsOf`: a track's normalised lyrics (the worker's LyricsCache); `engine`: the kernel answering (--engine). */
+export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (trackId: number) => string | undefined, engine: Kernel = kernel): Engines {
   /** The tracks of a recording, most popular first (the indexed one when the group is gone). */
   const versions = (commontrack: number, indexed: number): TrackRecord[] => {
     const tracks = catalog.tracksOf('commontrack', commontrack);
@@ -86,6 +86,6 @@ export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (tra
   };
   return {
     text,
-    fingerprint: new FingerprintSearcher(index, lyricsOf, recordingOf, lyricsHolding, (tracks, words) => text.tracksHoldingWords(tracks, words)),
+    fingerprint: new FingerprintSearcher(index, lyricsOf, recordingOf, lyricsHolding, (tracks, words) => text.tracksHoldingWords(tracks, words), undefined, engine),
   };
 }

@@ -21,7 +21,7 @@ import type { FingerprintHit } from '../fingerprint/search.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
 import { TextIndex } from '../text/text-index.js';
 import { preciseMatch } from '../text/matcher.js';
-import { kernel } from '../kernel/kernel.js';
+import { kernel, type EngineName } from '../kernel/kernel.js';
 import { WorkQueue, type QueueSnapshot, type WorkQueueStats } from './work-queue.js';
 import type { CallKind, IndexFront } from './front.js';
 
@@ -30,6 +30,8 @@ export interface IndexServiceOptions {
   catalog: Catalog;
   logger: Logger;
   threads: number;
+  /** The kernel the workers answer with (resolved: kernel.ts selectKernel); ts when not given. */
+  engine?: EngineName;
   /** Tasks waiting for a worker at most; more are refused with 503. */
   queue: number;
   /** Estimated cost (characters of text) of the tasks waiting at most; more is refused with 503. */
@@ -55,6 +57,8 @@ export interface IndexStats extends Pick<WorkQueueStats, 'rejectedBusy' | 'rejec
   tracks: number;
   /** Tasks waiting or running. */
   inFlight: number;
+  /** The kernel the workers answer with. */
+  engine: EngineName;
 }
 
 /**
@@ -104,7 +108,7 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
       maxThreads: options.threads,
       idleTimeout: Infinity,
       atomics: 'sync',
-      workerData: { dataDir: options.dataDir } satisfies PoolWorkerData,
+      workerData: { dataDir: options.dataDir, engine: options.engine ?? 'ts' } satisfies PoolWorkerData,
     });
   }
 
@@ -157,7 +161,7 @@ export class IndexService extends EventEmitter implements IndexQueries, IndexFro
     const q = this.queue.stats;
     return {
       generation: m.generation, bytes: m.stats.bytes ?? 0, lyrics: m.parts.fp?.docs ?? 0, tracks: m.parts.text?.tracks ?? 0,
-      inFlight: q.queued + q.running, rejectedBusy: q.rejectedBusy, rejectedDeadline: q.rejectedDeadline,
+      inFlight: q.queued + q.running, rejectedBusy: q.rejectedBusy, rejectedDeadline: q.rejectedDeadline, engine: this.options.engine ?? 'ts',
     };
   }
 

@@ -2,6 +2,7 @@
  * What the index service (pool.ts) and its workers (worker.ts) exchange: the tasks, their envelope
  * and the answers. Kept apart from worker.ts, whose module state only a worker thread may load.
  */
+import type { EngineName } from '../kernel/kernel.js';
 import type { IndexHandle } from '../store/layout.js';
 import type { FingerprintHit } from '../fingerprint/search.js';
 import type { ArtistQuery, MatchQuery, MatchResult, SearchResult, TrackQuery } from '../text/search.js';
@@ -23,6 +24,8 @@ export type Task =
 /** What the pool's workers are started with. */
 export interface PoolWorkerData {
   dataDir: string;
+  /** The kernel the workers answer with (the server chose it: --engine). */
+  engine: EngineName;
 }
 
 export interface TaskEnvelope {

@@ -10,13 +10,17 @@ import { Catalog } from '../../catalog/store.js';
 import { indexOf } from '../store/layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
 import { LyricsCache, makeEngines, type Engines } from './engines.js';
-import { pastDeadline } from '../kernel/kernel.js';
+import { pastDeadline, selectKernel } from '../kernel/kernel.js';
 import { RefrainError, type WireError } from '../../errors.js';
 import { nameThisThread } from '../../util/thread-name.js';
 
 nameThisThread('refrain-index');
 
-const { dataDir } = workerData as PoolWorkerData;
+const { dataDir, engine } = workerData as PoolWorkerData;
+/** The kernel the server chose; a worker that cannot load it fails to start rather than answer with another. */
+const chosen = selectKernel(engine);
+if (!chosen.kernel || chosen.engine !== engine) throw new Error(`index worker: the ${engine} kernel does not load here (${chosen.why ?? 'unknown'})`);
+const kernel = chosen.kernel;
 let catalog: Catalog | undefined;
 let lyrics: LyricsCache | undefined;
 const engines = new Map<number, Engines>();
@@ -28,7 +32,7 @@ function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   if (!e && envelope.index) {
     catalog ??= Catalog.open(dataDir, { randomReads: true });
     lyrics ??= new LyricsCache(catalog);
-    e = makeEngines(indexOf(envelope.index), catalog, lyrics.get);
+    e = makeEngines(indexOf(envelope.index), catalog, lyrics.get, kernel);
     engines.set(envelope.generation, e);
     // Keep the newest two generations: a task of the previous one may still arrive.
     for (const id of engines.keys()) if (engines.size > 2 && id !== envelope.generation) engines.delete(id);

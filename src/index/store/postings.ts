@@ -7,7 +7,7 @@
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { column, MAX_SEGMENT_BYTES, writeSegment, type LoadedIndex, type SegmentEntry } from './layout.js';
-import { EMPTY_LIST, pack, PackedList, PackedReader } from './packed.js';
+import { EMPTY_LIST, pack, PackedList, PackedReader, type PackedColumns } from './packed.js';
 import { grown } from '../../util/grown.js';
 
 const CHUNK = 1 << 22;
@@ -355,6 +355,32 @@ class Shards {
   }
 }
 
+/** A shard's columns as written (writeShards): its first key, offsets and packed postings, and a sparse one's directory. */
+export interface PackedShardColumns extends PackedColumns {
+  first: number;
+  offsets: Uint32Array;
+  keys?: Uint32Array;
+  directory?: Uint32Array;
+  shape?: Uint32Array;
+}
+
+/** The columns of every shard of part `name`, as views of the index's shared buffers. */
+export function packedShards(index: LoadedIndex, name: string): PackedShardColumns[] {
+  return Array.from({ length: index.manifest.parts[name].shards }, (_, s) => {
+    const segment = `${name}-${s}`;
+    const sparse = 'keys' in index.manifest.segments[segment].columns;
+    return {
+      first: column(index, segment, 'first', 'u32')[0],
+      offsets: column(index, segment, 'offsets', 'u32'),
+      bases: column(index, segment, 'bases', 'u32'),
+      widths: column(index, segment, 'widths', 'u8'),
+      starts: column(index, segment, 'starts', 'u32'),
+      data: column(index, segment, 'data', 'u8'),
+      ...(sparse ? { keys: column(index, segment, 'keys', 'u32'), directory: column(index, segment, 'directory', 'u32'), shape: column(index, segment, 'shape', 'u32') } : {}),
+    };
+  });
+}
+
 /**
  * Read side of packed shards (packed.ts): the posting list of a key, read by position or decoded.
  * A sparse shard (keyDirectory) finds a key among the present ones; a dense one has an offset for
@@ -374,26 +400,16 @@ export class PackedPostingsView {
     this.shards = new Shards(index, name);
     this.shifts = new Uint32Array(this.shards.count);
     this.ranges = new Uint32Array(this.shards.count);
-    for (let s = 0; s < this.shards.count; s++) {
-      const segment = `${name}-${s}`;
-      this.readers.push(
-        new PackedReader({
-          bases: column(index, segment, 'bases', 'u32'),
-          widths: column(index, segment, 'widths', 'u8'),
-          starts: column(index, segment, 'starts', 'u32'),
-          data: column(index, segment, 'data', 'u8'),
-        }),
-      );
-      const offsets = column(index, segment, 'offsets', 'u32');
-      this.offsets.push(offsets);
-      const sparse = 'keys' in index.manifest.segments[segment].columns;
-      this.sparse.push(sparse);
-      this.keys.push(sparse ? column(index, segment, 'keys', 'u32') : EMPTY);
-      this.directories.push(sparse ? column(index, segment, 'directory', 'u32') : EMPTY);
-      const shape = sparse ? column(index, segment, 'shape', 'u32') : [0, offsets.length - 1];
+    packedShards(index, name).forEach((shard, s) => {
+      this.readers.push(new PackedReader(shard));
+      this.offsets.push(shard.offsets);
+      this.sparse.push(shard.keys !== undefined);
+      this.keys.push(shard.keys ?? EMPTY);
+      this.directories.push(shard.directory ?? EMPTY);
+      const shape = shard.shape ?? [0, shard.offsets.length - 1];
       this.shifts[s] = shape[0];
       this.ranges[s] = shape[1];
-    }
+    });
   }
 
   list(key: number): PackedList {

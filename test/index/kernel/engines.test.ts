@@ -1,0 +1,214 @@
+/**
+ * The native kernel against the TypeScript reference (issue 17): the same ranked answers and
+ * similarities for the kinds of text bench/quality screens (exact excerpts of 50–400 characters,
+ * character noise, replaced words, one line, an excerpt inside prose), for random and adversarial
+ * texts (empty, huge repetition, every Unicode plane), the same candidate stage and verification
+ * taken apart; and no corrupt index segment makes the native one read outside its memory: it is
+ * refused at load with an error naming what is wrong.
+ */
+import t from 'tap';
+import { Catalog } from '../../../src/catalog/store.js';
+import { generateCatalog } from '../../../src/generate/index.js';
+import { currentGeneration, loadGenerationAsync } from '../../../src/index/store/layout.js';
+import { packedShards } from '../../../src/index/store/postings.js';
+import { FingerprintSearcher } from '../../../src/index/fingerprint/search.js';
+import { makeEngines } from '../../../src/index/service/engines.js';
+import { tsKernel, type Kernel } from '../../../src/index/kernel/kernel.js';
+import { nativeAddon, type NativeShard } from '../../../src/util/native.js';
+import { indexedDataDir } from '../../helpers/indexed.js';
+import { nativeKernel } from '../../helpers/kernels.js';
+
+const native = nativeKernel();
+const skip = native ? false : 'REFRAIN_NATIVE=0: no native kernel to compare';
+
+/** A deterministic random source (xorshift). */
+function rng(seed: number): { next(): number; int(n: number): number } {
+  let x = seed | 1;
+  const next = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x1_0000_0000;
+  };
+  return { next, int: (n) => Math.floor(next() * n) };
+}
+
+/** Texts of every kind the endpoint screens, made from the catalog's lyrics. */
+function queries(bodies: string[], count: number): string[] {
+  const r = rng(17);
+  const excerpt = (body: string, n: number) => {
+    const from = r.int(Math.max(1, body.length - n));
+    return body.slice(from, from + n);
+  };
+  const noisy = (text: string, percent: number) =>
+    [...text].map((c) => (r.int(100) < percent ? String.fromCharCode(97 + r.int(26)) : c)).join('');
+  const words = bodies.join(' ').split(/\s+/).filter(Boolean);
+  const replaced = (text: string, percent: number) =>
+    text.split(' ').map((w) => (r.int(100) < percent ? words[r.int(words.length)] : w)).join(' ');
+  const prose = () => Array.from({ length: 40 }, () => words[r.int(words.length)]).join(' ');
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const body = bodies[r.int(bodies.length)];
+    const lines = body.split('\n').filter((l) => l.split(' ').length >= 4);
+    out.push(
+      excerpt(body, 50),
+      excerpt(body, 100),
+      excerpt(body, 200),
+      excerpt(body, 400),
+      noisy(excerpt(body, 200), 5),
+      noisy(excerpt(body, 200), 20),
+      replaced(excerpt(body, 200), 30),
+      lines.length > 0 ? lines[r.int(lines.length)] : excerpt(body, 30),
+      `${prose()} ${excerpt(body, 200)} ${prose()}`,
+      prose(),
+    );
+  }
+  return out;
+}
+
+/** Texts made to break things: nothing, one character, a chorus repeated thousands of times, every plane of Unicode. */
+function adversarial(bodies: string[]): string[] {
+  const r = rng(29);
+  const planes = Array.from({ length: 17 }, (_, plane) =>
+    Array.from({ length: 300 }, () => String.fromCodePoint(Math.min(0x10ffff, plane * 0x10000 + r.int(0x10000)))).join(''),
+  ).map((s) => s.replace(/[\uD800-\uDFFF]/g, (c) => (r.int(2) ? c : 'x')));
+  const units = Array.from({ length: 2000 }, () => String.fromCharCode(r.int(0x10000))).join('');
+  const chorus = bodies[0].split('\n')[0];
+  return [
+    '', 'a', 'na ', 'na na na na na', '     ', '\n\n\n', '!!!???...',
+    'na '.repeat(20_000), `${chorus}\n`.repeat(300), 'a'.repeat(50_000), 'ab'.repeat(10_000),
+    ...planes, units, bodies[1].toUpperCase(), bodies[2].split('').reverse().join(''),
+    '東京の夜は長い 東京の夜は長い 東京の夜は長い', 'สวัสดีครับ ผมชื่อ สวัสดีครับ', 'ﾊﾟﾊﾟﾊﾟ ﾊﾟﾊﾟﾊﾟ',
+    `${bodies[3]}\u0301\u0301\u0301${bodies[4]}`, bodies.slice(0, 6).join('\n'),
+  ];
+}
+
+t.test('the native and the TypeScript kernel: the same answers', { skip }, async (t) => {
+  const lines = [...generateCatalog({ tracks: 2500, seed: 5 }).lines];
+  const data = await indexedDataDir(t, lines);
+  const catalog = Catalog.open(data);
+  t.teardown(() => catalog.close());
+  const index = await loadGenerationAsync(currentGeneration(data)!);
+  const normalized = new Map<number, string>();
+  const lyricsOf = (id: number) => {
+    if (!normalized.has(id)) {
+      const body = catalog.getContent('lyrics', id)?.lyrics_body;
+      if (body === undefined) return undefined;
+      normalized.set(id, tsKernel.normalizeText(body));
+    }
+    return normalized.get(id);
+  };
+  const bodies: string[] = [];
+  for (const line of lines) {
+    const record = JSON.parse(line) as { type: string; lyrics?: { lyrics_body?: string } };
+    if (record.type === 'track' && record.lyrics?.lyrics_body) bodies.push(record.lyrics.lyrics_body);
+  }
+  const engines = (kernel: Kernel) => makeEngines(index, catalog, lyricsOf, kernel).fingerprint;
+  const ts = engines(tsKernel);
+  const nat = engines(native!);
+
+  await t.test('every kind of screened text, and adversarial ones', async (t) => {
+    const texts = [...queries(bodies, 60), ...adversarial(bodies)];
+    let differing = 0;
+    let found = 0;
+    for (const [i, text] of texts.entries()) {
+      for (const size of i % 7 === 0 ? [1, 10, 100] : [10]) {
+        const a = ts.search(text, size, Infinity);
+        const b = nat.search(text, size, Infinity);
+        if (JSON.stringify(a) !== JSON.stringify(b)) {
+          differing++;
+          if (differing <= 3) t.same(b, a, `text ${i} (${text.length} characters), size ${size}`);
+        }
+        if (a.length > 0) found++;
+      }
+    }
+    t.equal(differing, 0, `${texts.length} texts: identical ranked lists and similarities`);
+    t.ok(found > texts.length / 2, `most texts found something (${found}): the comparison compared answers`);
+  });
+
+  await t.test('the candidate stage alone, at other budgets and second-pass scales', async (t) => {
+    const r = rng(5);
+    const normal = queries(bodies, 20).map((q) => tsKernel.normalizeText(q));
+    const limits = [undefined, { base: 30, basePerKey: 0, budget: 60, budgetPerKey: 0, cap: 90 }, { base: 1, basePerKey: 1, budget: 1, budgetPerKey: 1, cap: 1 }];
+    let compared = 0;
+    for (const limit of limits) {
+      const a = tsKernel.candidateStage(index, limit);
+      const b = native!.candidateStage(index, limit);
+      for (const q of normal) {
+        const count = [0, 1, 16, 40, 300][r.int(5)];
+        for (const scale of [1, 8]) {
+          t.same(b.candidates(q, count, scale), a.candidates(q, count, scale));
+          compared++;
+        }
+      }
+    }
+    t.ok(compared > 0);
+  });
+
+  await t.test('verification alone: random and repetitive pairs', async (t) => {
+    const r = rng(11);
+    const texts = [...adversarial(bodies), ...queries(bodies, 10)].map((q) => tsKernel.normalizeText(q));
+    const lyrics = [...bodies.slice(0, 40).map((b) => tsKernel.normalizeText(b)), ...texts];
+    let differing = 0;
+    for (const q of texts) {
+      const a = tsKernel.queryGrams(q);
+      const b = native!.queryGrams(q);
+      t.equal(b.length, a.length);
+      for (let k = 0; k < 8; k++) {
+        const lyric = lyrics[r.int(lyrics.length)];
+        if (JSON.stringify(a.coverage(lyric)) !== JSON.stringify(b.coverage(lyric))) differing++;
+      }
+    }
+    t.equal(differing, 0, 'the same characters covered and longest passage');
+  });
+});
+
+t.test('a corrupt fingerprint segment is refused at load, never read outside its memory', { skip }, async (t) => {
+  const addon = nativeAddon()!;
+  const data = await indexedDataDir(t, [...generateCatalog({ tracks: 300, seed: 3 }).lines]);
+  const index = await loadGenerationAsync(currentGeneration(data)!);
+  const shards = packedShards(index, 'fp') as NativeShard[];
+  const docs = index.manifest.parts.fp.docs;
+  const description = (shard: NativeShard) => ({ docs, bits: index.manifest.parts.fp.bucketBits, limits: [10_000, 250, 40_000, 1000, 160_000], shards: [shard] });
+  const good = shards[0];
+  t.doesNotThrow(() => new addon.FingerprintVotes(description(good)), 'the real shard loads');
+  const copy = <T extends Uint8Array | Uint32Array>(a: T): T => a.slice() as T;
+  const cases: [string, NativeShard, RegExp][] = [
+    ['a block of width 3', { ...good, widths: Object.assign(copy(good.widths), { 0: 3 }) }, /width 3/],
+    ['a block past the data', { ...good, starts: Object.assign(copy(good.starts), { [good.starts.length - 1]: 0xffff_fff0 }) }, /past the data/],
+    ['offsets that descend', { ...good, offsets: Object.assign(copy(good.offsets), { 1: 0xffff_ffff }) }, /offsets descend/],
+    ['more postings than blocks', { ...good, bases: good.bases.subarray(1) }, /block columns/],
+    ['data not aligned', { ...good, data: new Uint8Array(good.data.buffer, good.data.byteOffset + 1, good.data.length - 1) }, /aligned/],
+    ['a widths column of the wrong type', { ...good, widths: Uint32Array.from(good.widths) as unknown as Uint8Array }, /wrong type/],
+  ];
+  if (good.keys && good.directory && good.shape) {
+    cases.push(
+      ['keys out of order', { ...good, keys: Object.assign(copy(good.keys), { 0: good.keys[1] ?? 0, 1: 0 }) }, /keys not ascending/],
+      ['a directory of the wrong length', { ...good, directory: good.directory.subarray(1) }, /directory of the wrong length/],
+      ['a directory past the keys', { ...good, directory: Object.assign(copy(good.directory), { [good.directory.length - 1]: 0xffff_ffff }) }, /directory entry/],
+      ['a shift past 31', { ...good, shape: Uint32Array.of(40, good.shape[1]) }, /shift/],
+    );
+  }
+  for (const [what, shard, message] of cases) t.throws(() => new addon.FingerprintVotes(description(shard)), message, what);
+  t.throws(() => new addon.FingerprintVotes({ ...description(good), docs: -1 }), /docs/, 'a negative board');
+  t.throws(() => new addon.FingerprintVotes(undefined as never), /description/, 'no description');
+
+  // Postings past the board (documents the docs column does not have) are read, not counted.
+  const small = new addon.FingerprintVotes({ ...description(good), docs: 2 });
+  const text = tsKernel.normalizeText([...generateCatalog({ tracks: 3, seed: 3 }).lines].join(' '));
+  const [pairs] = small.candidates(text, 10, 1);
+  t.ok([...pairs].every((v, i) => i % 2 === 1 || v < 2), 'only documents of the board are candidates');
+  t.throws(() => small.candidates(42 as unknown as string, 10, 1), /must be a string/);
+  t.throws(() => small.candidates(text, -1, 1), /count/);
+  t.throws(() => small.candidates(text, 10, 0.5), /scale/);
+  t.throws(() => new addon.QueryGrams('text', new Int32Array(1)), /Int32Array of 2/);
+});
+
+t.test('FingerprintSearcher answers with the kernel it is given', { skip }, async (t) => {
+  const data = await indexedDataDir(t, [...generateCatalog({ tracks: 200, seed: 9 }).lines]);
+  const index = await loadGenerationAsync(currentGeneration(data)!);
+  let stages = 0;
+  const counting: Kernel = { ...native!, candidateStage: (i, l) => (stages++, native!.candidateStage(i, l)) };
+  new FingerprintSearcher(index, () => undefined, undefined, undefined, undefined, undefined, counting);
+  t.equal(stages, 1);
+});
