@@ -19,8 +19,9 @@ import { Catalog, everyId } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, readManifest } from '../../src/index/store/layout.js';
 import { LyricsCache, makeEngines } from '../../src/index/service/engines.js';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
+import { selectKernel, tsKernel, type Kernel } from '../../src/index/kernel/kernel.js';
 import { benchKey } from '../lib/catalog.js';
-import { benchOptions, EXCERPT, fingerprintQuerySets, heldAtTarget, latency, sweep, sweepTable } from '../lib/index-bench.js';
+import { benchOptions, EXCERPT, fingerprintQuerySets, heldAtTarget, latency, sweep, sweepTable, type Latency } from '../lib/index-bench.js';
 import { LOAD_GENERATOR, machine, type BenchRequest } from '../lib/measure.js';
 import { ROOT, writeResult } from '../lib/paths.js';
 import { startBare, startHandoff, startRefrain } from '../lib/servers.js';
@@ -47,40 +48,58 @@ for (const { value } of catalog.tracks.getRange(everyId())) if (value.has_lyrics
 const key = benchKey(catalog, 'bench/fingerprint');
 
 // Inside the engine: the worker's code on the main thread of this process, its engines as a worker
-// makes them (versions, popularity and the word look-up of short lines included). Twice: with every
-// lyric read and normalised afresh (a cold worker: the worst case), and with a worker's lyrics cache
-// (engines.ts LyricsCache) after it served other queries (another seeded sample, as many again), as
-// the lyrics of popular songs, which the verification of shared lines reads query after query, stay
-// cached in a serving worker. Each query is timed once in the cached run: a repeat would find its own
-// source cached.
+// makes them (versions, popularity and the word look-up of short lines included), with each kernel
+// (--engine ts and native, issue 17). Twice: with every lyric read and normalised afresh (a cold
+// worker: the worst case), and with a worker's lyrics cache (engines.ts LyricsCache) after it served
+// other queries (another seeded sample, as many again), as the lyrics of popular songs, which the
+// verification of shared lines reads query after query, stay cached in a serving worker. Each query
+// is timed once in the cached run: a repeat would find its own source cached.
 const index = await loadGenerationAsync(currentGeneration(data)!);
-const { fingerprint: searcher } = makeEngines(index, catalog, (id) => {
+const afreshLyrics = (id: number) => {
   const body = catalog.getContent('lyrics', id)?.lyrics_body;
   return body === undefined ? undefined : normalizeText(body);
-});
-const engine = latency(queries, (q) => searcher.search(q.text, 10, Infinity));
-const engineLines = latency(lineQueries, (q) => searcher.search(q.text, 10, Infinity));
-const engineShort = latency(shortQueries, (q) => searcher.search(q.text, 10, Infinity));
-const lyricsCache = new LyricsCache(catalog);
-const { fingerprint: cached } = makeEngines(index, catalog, lyricsCache.get);
-const before = fingerprintQuerySets(catalog, queryCount, 21);
-for (const q of [...before.excerpt, ...before.line, ...before.short]) cached.search(q.text, 10, Infinity);
-const cachedEngine = {
-  excerpt: latency(queries, (q) => cached.search(q.text, 10, Infinity), false),
-  line: latency(lineQueries, (q) => cached.search(q.text, 10, Infinity), false),
-  short: latency(shortQueries, (q) => cached.search(q.text, 10, Infinity), false),
 };
-const found = queries.filter((q) => searcher.search(q.text, 10, Infinity)[0]?.commontrack === catalog.getTrack(q.id)?.commontrack_id).length;
+const warmSet = fingerprintQuerySets(catalog, queryCount, 21);
+const kinds = { excerpt: queries, line: lineQueries, short: shortQueries };
+type Kind = keyof typeof kinds;
+type KindLatency = Record<Kind, Latency>;
+function engineFigures(kernel: Kernel): { afresh: KindLatency; cached: KindLatency; found: number } {
+  const { fingerprint: searcher } = makeEngines(index, catalog, afreshLyrics, kernel);
+  const afresh = {} as KindLatency;
+  for (const kind of Object.keys(kinds) as Kind[]) afresh[kind] = latency(kinds[kind], (q) => searcher.search(q.text, 10, Infinity));
+  const lyricsCache = new LyricsCache(catalog);
+  const { fingerprint: cachedSearcher } = makeEngines(index, catalog, lyricsCache.get, kernel);
+  for (const q of [...warmSet.excerpt, ...warmSet.line, ...warmSet.short]) cachedSearcher.search(q.text, 10, Infinity);
+  const cached = {} as KindLatency;
+  for (const kind of Object.keys(kinds) as Kind[]) cached[kind] = latency(kinds[kind], (q) => cachedSearcher.search(q.text, 10, Infinity), false);
+  const found = queries.filter((q) => searcher.search(q.text, 10, Infinity)[0]?.commontrack === catalog.getTrack(q.id)?.commontrack_id).length;
+  return { afresh, cached, found };
+}
+const nativeKernel = selectKernel('native');
+if (!nativeKernel.kernel) throw new Error(`bench/fingerprint compares the kernels: the ${nativeKernel.why}; run npm run build:native`);
+const kernels = { ts: engineFigures(tsKernel), native: engineFigures(nativeKernel.kernel) };
+// The same answers from both, on every query of the three sets (the same-answers test, at this scale).
+const tsEngines = makeEngines(index, catalog, afreshLyrics, tsKernel).fingerprint;
+const nativeEngines = makeEngines(index, catalog, afreshLyrics, nativeKernel.kernel).fingerprint;
+let differing = 0;
+for (const q of [...queries, ...lineQueries, ...shortQueries]) {
+  if (JSON.stringify(tsEngines.search(q.text, 10, Infinity)) !== JSON.stringify(nativeEngines.search(q.text, 10, Infinity))) differing++;
+}
+const { afresh: engine, cached: cachedEngine, found } = kernels.native;
 await catalog.close();
 
 // Over HTTP.
 const bare = await startBare();
 const bareRows = await sweep(bare.url, bare.pid, undefined, connections, seconds);
 bare.stop();
-const server = await startRefrain(data);
 const requests = queries.map((q): BenchRequest => ({
   method: 'POST', path: `/ws/1.1/track.lyrics.fingerprint.post?apikey=${key}`, body: JSON.stringify({ data: { text: q.text } }),
 }));
+// The TypeScript kernel's server first (--engine ts), then the native one's, which the batch rows use too.
+const tsServer = await startRefrain(data, ['--engine', 'ts']);
+const tsRows = await sweep(tsServer.url + '/', tsServer.pid, requests, connections, seconds);
+await tsServer.stop();
+const server = await startRefrain(data, ['--engine', 'native']);
 const rows = await sweep(server.url + '/', server.pid, requests, connections, seconds);
 // The same texts in batches (track.lyrics.fingerprint.batch.post): texts per second, each request
 // BATCH texts, at fewer connections (each keeps the pool busy by itself).
@@ -102,6 +121,23 @@ const floorRows = await sweep(floor.url, floor.pid, requests, connections, secon
 floor.stop();
 
 const held = heldAtTarget(rows);
+const tsHeld = heldAtTarget(tsRows);
+const heldCell = (row: typeof held) => (row ? `${Math.round(row.rps).toLocaleString('en')} req/s (${row.connections} connections, p99 ${row.p99ms.toFixed(1)} ms)` : 'not reached');
+const kindNames: Record<Kind, string> = { excerpt: `${EXCERPT}-character excerpts`, line: 'one lyric line of 4–9 words', short: 'the first 50 characters of the excerpts' };
+/** The kernels side by side: latency and CPU per query, and native's CPU as a share of ts's. */
+const kernelTable = [
+  '| queries (engine, cached lyrics; afresh) | ts p50 / p99 | native p50 / p99 | ts CPU µs/query | native CPU µs/query | native ÷ ts CPU |',
+  '|---|---:|---:|---:|---:|---:|',
+  ...(Object.keys(kinds) as Kind[]).flatMap((kind) =>
+    (['cached', 'afresh'] as const).map((how) => {
+      const a = kernels.ts[how][kind];
+      const b = kernels.native[how][kind];
+      return `| ${kindNames[kind]}, ${how} (${a.queries}) | ${ms(a)} | ${ms(b)} | ${a.cpuUs.toFixed(0)} | ${b.cpuUs.toFixed(0)} | ${(b.cpuUs / a.cpuUs).toFixed(2)} |`;
+    }),
+  ),
+  `| index pool (worker) CPU per request over HTTP, at ${connections.join(', ')} connections | ${tsRows.map((r) => r.cpu.index.toFixed(0)).join(', ')} µs | ${rows.map((r) => r.cpu.index.toFixed(0)).join(', ')} µs | | | ${(rows.reduce((n, r) => n + r.cpu.index, 0) / tsRows.reduce((n, r) => n + r.cpu.index, 0)).toFixed(2)} (mean of rows) |`,
+  `| HTTP throughput at p99 ≤ 20 ms | ${heldCell(tsHeld)} | ${heldCell(held)} | | | |`,
+].join('\n');
 const bestBatch = [...batchRows].sort((a, b) => b.rps - a.rps)[0];
 const ms = (l: { p50ms: number; p99ms: number }) => `${l.p50ms.toFixed(2)} / ${l.p99ms.toFixed(2)} ms`;
 const bytes = manifest.stats.bytes;
@@ -118,20 +154,29 @@ const summary = [
   `| … fingerprint part per distinct lyric | ${(fpBytes / manifest.parts.fp.docs).toFixed(0)} B | |`,
   `| … whole index per distinct lyric | ${(bytes / manifest.parts.fp.docs).toFixed(0)} B | |`,
   `| start-up with the built index (to listening, workers warm) | ${server.startSeconds.toFixed(1)} s | ≤ 10 s |`,
-  `| fingerprint in the engine, p50 / p99: with a serving worker's lyrics cache; every lyric read afresh | ${ms(cachedEngine.excerpt)}; ${ms(engine)} | ≤ 1 / ≤ 5 ms |`,
-  `| … its source track's recording ranked first | ${((100 * found) / queries.length).toFixed(1)}% | |`,
-  `| one lyric line of 4–9 words (${lineQueries.length} queries), in the engine, p50 / p99: cached; afresh | ${ms(cachedEngine.line)}; ${ms(engineLines)} | ≤ 5 ms |`,
-  `| the first 50 characters of the excerpts, in the engine, p50 / p99: cached; afresh | ${ms(cachedEngine.short)}; ${ms(engineShort)} | ≤ 5 ms |`,
-  `| HTTP throughput at p99 ≤ 20 ms | ${held ? `${Math.round(held.rps).toLocaleString('en')} req/s (${held.connections} connections, p99 ${held.p99ms.toFixed(1)} ms)` : 'not reached'} | ≥ 2,000 req/s |`,
+  `| fingerprint in the engine (native kernel), p50 / p99: with a serving worker's lyrics cache; every lyric read afresh | ${ms(cachedEngine.excerpt)}; ${ms(engine.excerpt)} | ≤ 1 / ≤ 5 ms |`,
+  `| … its source track's recording ranked first (native; ts: ${((100 * kernels.ts.found) / queries.length).toFixed(1)}%) | ${((100 * found) / queries.length).toFixed(1)}% | |`,
+  `| one lyric line of 4–9 words (${lineQueries.length} queries), in the engine, p50 / p99: cached; afresh | ${ms(cachedEngine.line)}; ${ms(engine.line)} | ≤ 5 ms |`,
+  `| the first 50 characters of the excerpts, in the engine, p50 / p99: cached; afresh | ${ms(cachedEngine.short)}; ${ms(engine.short)} | ≤ 5 ms |`,
+  `| the native and the ts kernel's answers (ranked lists and similarities) on the ${queries.length + lineQueries.length + shortQueries.length} queries | ${differing === 0 ? 'identical' : `${differing} differ`} | identical |`,
+  `| HTTP throughput at p99 ≤ 20 ms (native kernel) | ${heldCell(held)} | ≥ 2,000 req/s |`,
   `| front end (HTTP thread) CPU per fingerprint, at ${connections.join(', ')} connections | ${rows.map((r) => r.cpu.main.toFixed(0)).join(', ')} µs | ≤ 40 µs |`,
   `| … the hand-off floor's, the same connections (bare uWS + piscina, workers held ${Math.round(poolUs)} µs) | ${floorRows.map((r) => r.cpu.main.toFixed(0)).join(', ')} µs | |`,
   `| batch screening (${BATCH} texts per request), best of ${batchConnections.join(', ')} connections | ${Math.round(bestBatch.rps * BATCH).toLocaleString('en')} texts/s (${bestBatch.connections} connections; ${held ? `${((bestBatch.rps * BATCH) / held.rps).toFixed(2)}× the single method's` : 'the single method held no row'}) | ≥ 2× the single method's |`,
   '',
-  sweepTable([...rows.map((row) => ({ name: 'track.lyrics.fingerprint.post', row })), ...floorRows.map((row) => ({ name: 'hand-off floor (bench/http/handoff.ts)', row }))], bareRows),
+  'The kernels (`--engine ts` and `native`, issue 17), measured in this run: in the engine on this process\'s main thread (CPU of the process per query), and over HTTP (the index pool\'s threads, from /proc).',
+  '',
+  kernelTable,
+  '',
+  sweepTable([
+    ...tsRows.map((row) => ({ name: 'track.lyrics.fingerprint.post, --engine ts', row })),
+    ...rows.map((row) => ({ name: 'track.lyrics.fingerprint.post, --engine native', row })),
+    ...floorRows.map((row) => ({ name: 'hand-off floor (bench/http/handoff.ts)', row })),
+  ], bareRows),
   '',
   `Batch rows: requests/s × ${BATCH} = texts/s; latency per request (${BATCH} texts); server CPU per text = the column ÷ ${BATCH}.`,
   '',
   sweepTable(batchRows.map((row) => ({ name: `track.lyrics.fingerprint.batch.post (${BATCH} texts)`, row })), bareRows),
 ].join('\n');
 console.log(summary);
-writeResult('fingerprint', summary, { at: new Date().toISOString(), machine: machine(), data, build, manifest: { parts: manifest.parts, stats: manifest.stats }, tracksWithLyrics, engine, engineLines, engineShort, cachedEngine, found, rows, batchRows, bareRows, floorRows, poolUs, startSeconds: server.startSeconds });
+writeResult('fingerprint', summary, { at: new Date().toISOString(), machine: machine(), data, build, manifest: { parts: manifest.parts, stats: manifest.stats }, tracksWithLyrics, kernels, differing, rows, tsRows, batchRows, bareRows, floorRows, poolUs, startSeconds: server.startSeconds });

@@ -79,6 +79,8 @@ export interface Latency {
   p50ms: number;
   p99ms: number;
   meanMs: number;
+  /** CPU of this process per query (user + system, every thread: the engine runs on this one). */
+  cpuUs: number;
 }
 
 /**
@@ -88,14 +90,19 @@ export interface Latency {
 export function latency<Q>(queries: Q[], fn: (q: Q) => unknown, warmup = true): Latency {
   if (warmup) for (const q of queries.slice(0, Math.min(200, queries.length))) fn(q);
   const times: number[] = [];
+  const cpu = process.cpuUsage();
   for (const q of queries) {
     const t0 = performance.now();
     fn(q);
     times.push(performance.now() - t0);
   }
+  const used = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-  return { queries: times.length, p50ms: at(0.5), p99ms: at(0.99), meanMs: times.reduce((a, b) => a + b, 0) / times.length };
+  return {
+    queries: times.length, p50ms: at(0.5), p99ms: at(0.99), meanMs: times.reduce((a, b) => a + b, 0) / times.length,
+    cpuUs: (used.user + used.system) / Math.max(1, times.length),
+  };
 }
 
 export interface SweepRow extends LoadRow {

@@ -39,14 +39,26 @@ export interface NativeQueryGrams {
   coverage(lyric: string): void;
 }
 
+/**
+ * A clause of an intersection (native-index/src/intersect.cc; src/index/kernel/posting-ops.ts): a stored
+ * list as [bases, widths, starts, data, start, length, weights], or an array as [docs, weights].
+ */
+export type NativeClause =
+  | [Uint32Array, Uint8Array, Uint32Array, Uint8Array, number, number, number | Float32Array]
+  | [Uint32Array, number | Float32Array];
+
 /** The addon's version this code expects (kVersion in native-index/src/addon.cc). */
-const NATIVE_VERSION = 2;
+const NATIVE_VERSION = 4;
 
 export interface NativeAddon {
   version: number;
   Lz4Dictionary: new (dictionary: Uint8Array) => NativeLz4Dictionary;
   FingerprintVotes: new (description: { docs: number; bits: number; limits: number[]; shards: NativeShard[] }) => NativeFingerprintVotes;
   QueryGrams: new (normalized: string, out: Int32Array) => NativeQueryGrams;
+  /** The documents in every clause, their weights summed; null once `deadline` (Date.now() ms) passed. */
+  intersect(clauses: NativeClause[], deadline: number): [Uint32Array, number | Float32Array] | null;
+  /** track.search's scoring loop (src/index/kernel/rank.ts): [the best documents, how many passed]; null past `deadline`. */
+  rankTracks(columns: object, docs: Uint32Array | null, weights: number | Float32Array, ranking: object, deadline: number): [Uint32Array, number] | null;
 }
 
 let loaded: { addon: NativeAddon | undefined; why: string } | undefined;

@@ -16,6 +16,7 @@ import { FingerprintVotes, POSTINGS, type CandidateStage, type PostingsLimits } 
 import { nativeParts } from './native.js';
 import { nativeAddon, nativeStatus } from '../../util/native.js';
 import type { LoadedIndex } from '../store/layout.js';
+import { rankTracks, type Ranked, type TrackColumns, type TrackRanking } from './rank.js';
 
 /** A query prepared once and compared with many lyrics (kernel/coverage.ts). */
 export interface QueryGrams {
@@ -38,6 +39,8 @@ export interface Kernel {
   indexKeys(normalized: string, scratch: Uint32Array, bucketBits: number): Uint32Array;
   /** A query's grams, ready to verify candidate lyrics against. */
   queryGrams(normalized: string): QueryGrams;
+  /** track.search's scoring loop: the filtered, scored, best `count` of the matched tracks (kernel/rank.ts); throws past `deadline`. */
+  rankTracks(columns: TrackColumns, matched: Matched | undefined, ranking: TrackRanking, deadline: number): Ranked;
   /** The fingerprint's candidate stage over an index generation's lists (kernel/votes.ts). */
   candidateStage(index: LoadedIndex, limits?: PostingsLimits): CandidateStage;
   /** `a` with the documents of `list` added at `weight`. */
@@ -65,6 +68,7 @@ export const tsKernel: Kernel = {
   indexKeys,
   queryGrams: (normalized) => new TsQueryGrams(normalized),
   candidateStage: (index, limits = POSTINGS) => new FingerprintVotes(index, limits),
+  rankTracks,
   union,
   intersect,
   lowerBound,
@@ -104,3 +108,4 @@ export { weightAt, type Clause, type Matched, type VoteBoard } from './posting-o
 export type { CoverageResult } from './coverage.js';
 export { POSTINGS, MAX_TIED, type Candidate, type Candidates, type CandidateStage, type PostingsLimits } from './votes.js';
 export type { TopK } from './topk.js';
+export type { Order, Ranked, TrackColumns, TrackRanking } from './rank.js';

@@ -4,7 +4,11 @@
  * coverage.ts), giving the same answers. kernel.ts puts them in place of the TypeScript ones when
  * `--engine` selects the native kernel.
  */
-import type { NativeAddon, NativeFingerprintVotes, NativeQueryGrams } from '../../util/native.js';
+import type { NativeAddon, NativeClause, NativeFingerprintVotes, NativeQueryGrams } from '../../util/native.js';
+import { PackedList } from '../store/packed.js';
+import { pastDeadline } from './deadline.js';
+import type { Clause, Matched } from './posting-ops.js';
+import type { Ranked, TrackColumns, TrackRanking } from './rank.js';
 import { column, type LoadedIndex } from '../store/layout.js';
 import { packedShards } from '../store/postings.js';
 import type { CoverageResult } from './coverage.js';
@@ -46,13 +50,38 @@ class NativeGrams {
   }
 }
 
+/** A clause as the addon takes it: a stored list by its shard's columns and place, or an array. */
+const nativeClause = ({ docs, weights }: Clause): NativeClause => {
+  if (!(docs instanceof PackedList)) return [docs, weights];
+  const { reader } = docs;
+  return [reader.bases, reader.widths, reader.starts, reader.u8, docs.start, docs.length, weights];
+};
+
+/** posting-ops.ts intersect, in C++. */
+function nativeIntersect(addon: NativeAddon, clauses: Clause[], deadline: number): Matched {
+  const result = addon.intersect(clauses.map(nativeClause), deadline);
+  if (result === null) throw pastDeadline();
+  return { docs: result[0], weights: result[1] };
+}
+
+/** rank.ts rankTracks, in C++. */
+function nativeRankTracks(addon: NativeAddon, columns: TrackColumns, matched: Matched | undefined, ranking: TrackRanking, deadline: number): Ranked {
+  const result = addon.rankTracks(columns, matched ? matched.docs : null, matched ? matched.weights : 0, ranking, deadline);
+  if (result === null) throw pastDeadline();
+  return { docs: Array.from(result[0]), available: result[1] };
+}
+
 /** The kernel operations the addon does natively. */
 export function nativeParts(addon: NativeAddon): {
   candidateStage: (index: LoadedIndex, limits?: PostingsLimits) => CandidateStage;
   queryGrams: (normalized: string) => NativeGrams;
+  intersect: (clauses: Clause[], deadline: number) => Matched;
+  rankTracks: (columns: TrackColumns, matched: Matched | undefined, ranking: TrackRanking, deadline: number) => Ranked;
 } {
   return {
     candidateStage: (index, limits = POSTINGS) => new NativeCandidateStage(addon, index, limits),
     queryGrams: (normalized) => new NativeGrams(addon, normalized),
+    intersect: (clauses, deadline) => nativeIntersect(addon, clauses, deadline),
+    rankTracks: (columns, matched, ranking, deadline) => nativeRankTracks(addon, columns, matched, ranking, deadline),
   };
 }

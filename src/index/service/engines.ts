@@ -72,7 +72,7 @@ export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (tra
     const tracks = versions(commontrack, indexed);
     return { tracks: tracks.map((t) => t.track_id), popularity: tracks[0]?.track_rating ?? 0 };
   };
-  const text = new TextSearcher(index, catalog);
+  const text = new TextSearcher(index, catalog, engine);
   /** Tracks whose lyrics hold every word of a text, one per recording, most popular first (the fingerprint's candidates for a short line). */
   const lyricsHolding = (words: string, limit: number, deadline: number): { track: number; commontrack: number }[] => {
     const rarest = text.rarestLyricsWord(words);

@@ -37,7 +37,7 @@ export function searchArtists(ix: TextIndex, board: VoteBoard, q: ArtistQuery, d
       const list = ix.list(ix.artistPostings, FIELD.artistWord, w);
       return { docs: list, weights: Math.log(1 + n / Math.max(1, list.length)) };
     });
-    const matched = kernel.intersect(clauses, deadline);
+    const matched = ix.kernel.intersect(clauses, deadline);
     if (matched.docs.length > 0) {
       for (let i = 0; i < matched.docs.length; i++) {
         const doc = matched.docs[i];

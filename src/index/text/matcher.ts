@@ -87,7 +87,7 @@ export class Matcher {
   private artistTracks(lead: string): number[] {
     const lists = kernel.wordsOf(lead).map((w) => this.ix.list(this.ix.trackPostings, FIELD.artist, w));
     if (lists.length === 0 || lists.some((l) => l.length === 0)) return [];
-    const docs = kernel.intersect(lists.map((l) => ({ docs: l, weights: 0 })), Infinity).docs;
+    const docs = this.ix.kernel.intersect(lists.map((l) => ({ docs: l, weights: 0 })), Infinity).docs;
     return docs.length <= MAX_ARTIST_TRACKS ? [...docs] : [];
   }
 

@@ -5,7 +5,7 @@
 import type { Catalog } from '../../catalog/store.js';
 import type { LoadedIndex } from '../store/layout.js';
 import { TextIndex } from './text-index.js';
-import { kernel, type VoteBoard } from '../kernel/kernel.js';
+import { kernel as processKernel, type Kernel, type VoteBoard } from '../kernel/kernel.js';
 import { rarestLyricsWord, searchTracks, tracksHoldingWords, type SearchResult, type TrackQuery } from './track-search.js';
 import { searchArtists, type ArtistQuery } from './artist-search.js';
 import { Matcher, type MatchQuery, type MatchResult } from './matcher.js';
@@ -19,8 +19,9 @@ export class TextSearcher {
   private readonly matcher: Matcher;
   private readonly artistVotes: VoteBoard;
 
-  constructor(index: LoadedIndex, catalog: Catalog) {
-    this.ix = new TextIndex(index);
+  /** `kernel`: the one whose list operations answer (--engine; the TypeScript one by default). */
+  constructor(index: LoadedIndex, catalog: Catalog, kernel: Kernel = processKernel) {
+    this.ix = new TextIndex(index, kernel);
     this.matcher = new Matcher(this.ix, catalog);
     this.artistVotes = kernel.voteBoard(this.ix.artist.id.length);
   }

@@ -8,28 +8,22 @@ import { DictionaryView } from './dictionary.js';
 import { PackedPostingsView } from '../store/postings.js';
 import { EMPTY_LIST, type PackedList } from '../store/packed.js';
 import { term } from './terms.js';
+import { kernel as processKernel, type Kernel, type TrackColumns } from '../kernel/kernel.js';
 
 export class TextIndex {
   private readonly dict: DictionaryView;
   readonly trackPostings: PackedPostingsView;
   readonly artistPostings: PackedPostingsView;
-  /** Per track (ordinal = position in track id order). */
-  readonly track: {
-    id: Uint32Array;
-    artist: Uint32Array;
-    common: Uint32Array;
-    genre1: Uint32Array;
-    genre2: Uint32Array;
-    release: Uint32Array;
-    lang: Uint16Array;
-    flags: Uint8Array;
-    rating: Uint8Array;
-    artistRating: Uint8Array;
-  };
+  /** Per track (ordinal = position in track id order): its id and the columns track.search's loop reads. */
+  readonly track: TrackColumns & { id: Uint32Array };
   /** Per artist (ordinal = position in artist id order). */
   readonly artist: { id: Uint32Array; rating: Uint8Array };
 
-  constructor(index: LoadedIndex) {
+  /** The kernel whose list operations the searches use (--engine). */
+  readonly kernel: Kernel;
+
+  constructor(index: LoadedIndex, kernel: Kernel = processKernel) {
+    this.kernel = kernel;
     this.dict = new DictionaryView(index, 'text-dict');
     this.trackPostings = new PackedPostingsView(index, 'tt');
     this.artistPostings = new PackedPostingsView(index, 'ta');

@@ -3,12 +3,12 @@
  * matches any of the parameter's fields; all clauses must match; filters and sorts read the
  * per-track columns; relevance is the field-weighted idf of the matched words.
  */
-import { kernel, pastDeadline, weightAt, type Clause, type TopK } from '../kernel/kernel.js';
+import { kernel, type Clause, type Order, type TrackRanking } from '../kernel/kernel.js';
 import { FIELD, FLAG } from './terms.js';
 import type { TextIndex } from './text-index.js';
 
 export type WordParam = 'q' | 'q_track' | 'q_artist' | 'q_lyrics' | 'q_track_artist' | 'q_writer';
-export type Order = 'asc' | 'desc';
+export type { Order } from '../kernel/kernel.js';
 
 export interface TrackQuery {
   words: Partial<Record<WordParam, string>>;
@@ -55,43 +55,19 @@ export function searchTracks(ix: TextIndex, q: TrackQuery, deadline: number): Se
   for (const [param, text] of Object.entries(q.words) as [WordParam, string][]) {
     for (const clause of wordClauses(ix, PARAM_FIELDS[param], text)) clauses.push(clause);
   }
-  const matched = clauses.length ? kernel.intersect(clauses, deadline) : undefined;
-  const n = matched ? matched.docs.length : ix.track.id.length;
-  const docAt = matched ? (i: number) => matched.docs[i] : (i: number) => i;
-  const relevanceAt = matched ? (i: number) => weightAt(matched, i) : () => 0;
-  const passes = filterOf(ix, q);
-  const score = scorerOf(ix, q);
-  const top = kernel.topK(q.offset + q.limit);
-  let available = 0;
-  if (q.groupCommontrack) {
-    const groups = new Map<number, { doc: number; score: number }>();
-    for (let i = 0; i < n; i++) {
-      if ((i & 0xffff) === 0 && Date.now() > deadline) throw pastDeadline();
-      const doc = docAt(i);
-      if (passes && !passes(doc)) continue;
-      const s = score(doc, relevanceAt(i));
-      const g = groups.get(ix.track.common[doc]);
-      if (!g || s > g.score) groups.set(ix.track.common[doc], { doc, score: s });
-    }
-    available = groups.size;
-    for (const { doc, score: s } of groups.values()) top.push(doc, s);
-  } else {
-    // The hot loop of common words (hundreds of thousands of matches): a document is scored only
-    // when it passes the filters, and pushed only when it can enter the page.
-    let floor = top.floor;
-    for (let i = 0; i < n; i++) {
-      if ((i & 0xffff) === 0 && Date.now() > deadline) throw pastDeadline();
-      const doc = docAt(i);
-      if (passes && !passes(doc)) continue;
-      available++;
-      const s = score(doc, relevanceAt(i));
-      if (s >= floor) {
-        top.push(doc, s);
-        floor = top.floor;
-      }
-    }
-  }
-  return { ids: top.sorted().slice(q.offset).map((doc) => ix.track.id[doc]), available };
+  const matched = clauses.length ? ix.kernel.intersect(clauses, deadline) : undefined;
+  const ranking: TrackRanking = {
+    ...q,
+    flagsAll: (q.hasLyrics ? FLAG.lyrics : 0) | (q.hasSubtitles ? FLAG.subtitles : 0) | (q.hasRichsync ? FLAG.richsync : 0),
+    flagsEqual: [
+      ...(q.hasAnalysis === undefined ? [] : [{ mask: FLAG.analysis, present: q.hasAnalysis }]),
+      ...(q.instrumental === undefined ? [] : [{ mask: FLAG.instrumental, present: q.instrumental }]),
+    ],
+    groupCommontrack: Boolean(q.groupCommontrack),
+    count: q.offset + q.limit,
+  };
+  const { docs, available } = ix.kernel.rankTracks(ix.track, matched, ranking, deadline);
+  return { ids: docs.slice(q.offset).map((doc) => ix.track.id[doc]), available };
 }
 
 /** Tracks whose lyrics hold the rarest word of a text (the smallest a q_lyrics search's matches can be). */
@@ -150,52 +126,4 @@ function wordClauses(ix: TextIndex, fields: readonly string[], text: string): Cl
     clauses.push(clause ?? { docs: new Uint32Array(0), weights: 0 });
   }
   return clauses;
-}
-
-/** The query's filters as one predicate over documents, or undefined when it has none. */
-function filterOf(ix: TextIndex, q: TrackQuery): ((doc: number) => boolean) | undefined {
-  const t = ix.track;
-  const tests: ((doc: number) => boolean)[] = [];
-  const { artistId, genreId, language, hasAnalysis, instrumental, releaseMin, releaseMax } = q;
-  if (artistId !== undefined) tests.push((doc) => t.artist[doc] === artistId);
-  if (genreId !== undefined) tests.push((doc) => t.genre1[doc] === genreId || t.genre2[doc] === genreId);
-  if (language !== undefined) tests.push((doc) => t.lang[doc] === language);
-  // Flags every result must have, and the flags whose presence must equal the query's wish.
-  let required = 0;
-  if (q.hasLyrics) required |= FLAG.lyrics;
-  if (q.hasSubtitles) required |= FLAG.subtitles;
-  if (q.hasRichsync) required |= FLAG.richsync;
-  if (required) tests.push((doc) => (t.flags[doc] & required) === required);
-  if (hasAnalysis !== undefined) tests.push((doc) => Boolean(t.flags[doc] & FLAG.analysis) === hasAnalysis);
-  if (instrumental !== undefined) tests.push((doc) => Boolean(t.flags[doc] & FLAG.instrumental) === instrumental);
-  if (releaseMin !== undefined) tests.push((doc) => t.release[doc] >= releaseMin);
-  if (releaseMax !== undefined) tests.push((doc) => t.release[doc] !== 0 && t.release[doc] <= releaseMax);
-  if (tests.length === 0) return undefined;
-  if (tests.length === 1) return tests[0];
-  return (doc) => tests.every((test) => test(doc));
-}
-
-/**
- * A YYYYMMDD date as a smaller number that orders like it: months 0–12 of days 0–31 (0 = unknown,
- * as in 20080000 for "2008").
- */
-const releaseRank = (yyyymmdd: number): number => Math.floor(yyyymmdd / 10_000) * 416 + (Math.floor(yyyymmdd / 100) % 100) * 32 + (yyyymmdd % 100);
-const RELEASE_SPAN = releaseRank(99_991_231);
-
-/**
- * One number ordering results: the requested sorts (artist rating, then track rating, then
- * release date), then relevance, then popularity. Every part has a fixed range, so they stack; the
- * sorts' part stays under 2^53 / 10^4 so that relevance keeps its resolution beneath it.
- */
-function scorerOf(ix: TextIndex, q: TrackQuery): (doc: number, relevance: number) => number {
-  const t = ix.track;
-  const base = (doc: number, relevance: number) => Math.min(relevance, 99) * 100 + t.rating[doc] / 1.01;
-  if (!q.sortArtistRating && !q.sortTrackRating && !q.sortReleaseDate) return base;
-  const dir = (order: Order | undefined, v: number, max: number) => (order === 'asc' ? max - v : order === 'desc' ? v : 0);
-  return (doc, relevance) => {
-    let key = dir(q.sortArtistRating, t.artistRating[doc], 100);
-    key = key * 101 + dir(q.sortTrackRating, t.rating[doc], 100);
-    key = key * (RELEASE_SPAN + 1) + dir(q.sortReleaseDate, releaseRank(t.release[doc]), RELEASE_SPAN);
-    return key * 1e4 + base(doc, relevance);
-  };
 }

@@ -15,6 +15,10 @@ import { FingerprintSearcher } from '../../../src/index/fingerprint/search.js';
 import { makeEngines } from '../../../src/index/service/engines.js';
 import { tsKernel, type Kernel } from '../../../src/index/kernel/kernel.js';
 import { nativeAddon, type NativeShard } from '../../../src/util/native.js';
+import { TextIndex } from '../../../src/index/text/text-index.js';
+import { TextSearcher, type TrackQuery } from '../../../src/index/text/search.js';
+import { FIELD, packLanguage } from '../../../src/index/text/terms.js';
+import type { Clause } from '../../../src/index/kernel/kernel.js';
 import { indexedDataDir } from '../../helpers/indexed.js';
 import { nativeKernel } from '../../helpers/kernels.js';
 
@@ -163,6 +167,95 @@ t.test('the native and the TypeScript kernel: the same answers', { skip }, async
   });
 });
 
+t.test('intersections and track.search\'s scoring loop (track.search, artist.search, the matcher): the same answers', { skip }, async (t) => {
+  const lines = [...generateCatalog({ tracks: 1500, seed: 8 }).lines];
+  const data = await indexedDataDir(t, lines);
+  const catalog = Catalog.open(data);
+  t.teardown(() => catalog.close());
+  const index = await loadGenerationAsync(currentGeneration(data)!);
+  const r = rng(23);
+
+  await t.test('lists and arrays taken apart: every clause kind, weights bit for bit', async (t) => {
+    const ix = new TextIndex(index);
+    const words = [...new Set(lines.flatMap((l) => (JSON.parse(l) as { track_name?: string }).track_name?.toLowerCase().split(/\W+/) ?? []))].filter(Boolean);
+    const listOf = (field: string) => ix.list(ix.trackPostings, field, words[r.int(words.length)]);
+    let compared = 0;
+    for (let k = 0; k < 400; k++) {
+      const clauses: Clause[] = [];
+      for (let c = 0, n = 1 + r.int(4); c < n; c++) {
+        const kind = r.int(4);
+        const list = listOf([FIELD.title, FIELD.lyrics, FIELD.artist][r.int(3)]);
+        if (kind === 0) clauses.push({ docs: list, weights: r.next() * 5 });
+        else if (kind === 1) clauses.push(tsKernel.union({ docs: list, weights: 1.5 }, listOf(FIELD.lyrics), r.next()));
+        else if (kind === 2) clauses.push({ docs: list.array(), weights: Float32Array.from({ length: list.length }, () => r.next() * 9) });
+        else if (clauses.length > 0) clauses.push({ ...clauses[r.int(clauses.length)] });
+        else clauses.push({ docs: list, weights: 0 });
+      }
+      const a = tsKernel.intersect(clauses, Infinity);
+      const b = native!.intersect(clauses, Infinity);
+      t.same([...b.docs], [...a.docs]);
+      t.same(typeof b.weights === 'number' ? b.weights : [...b.weights], typeof a.weights === 'number' ? a.weights : [...a.weights]);
+      compared++;
+    }
+    t.equal(compared, 400);
+    const late = (k: Kernel) => () => k.intersect([{ docs: Uint32Array.of(1, 2, 3), weights: 1 }, { docs: Uint32Array.of(2, 3), weights: 1 }], Date.now() - 1000);
+    t.throws(late(tsKernel), { code: 'deadline' }, 'past the deadline: the reference throws…');
+    t.throws(late(native!), { code: 'deadline' }, '…and so does the native kernel');
+  });
+
+  await t.test('track.search, artist.search and the matcher through each kernel', async (t) => {
+    const ts = new TextSearcher(index, catalog, tsKernel);
+    const nat = new TextSearcher(index, catalog, native!);
+    const records = lines.map((l) => JSON.parse(l) as { type: string; track_name?: string; artist_name?: string; lyrics?: { lyrics_body?: string } });
+    const tracks = records.filter((x) => x.type === 'track');
+    const word = (text = '') => text.split(/\s+/)[r.int(Math.max(1, text.split(/\s+/).length))] ?? '';
+    let differing = 0;
+    let nonEmpty = 0;
+    for (let k = 0; k < 300; k++) {
+      const x = tracks[r.int(tracks.length)];
+      const q: TrackQuery = {
+        words: [
+          { q: `${word(x.track_name)} ${word(x.lyrics?.lyrics_body)}` },
+          { q_track: x.track_name ?? '' },
+          { q_artist: word(x.artist_name), q_lyrics: `${word(x.lyrics?.lyrics_body)} ${word(x.lyrics?.lyrics_body)}` },
+          { q_track_artist: `${word(x.track_name)} ${word(x.artist_name)}` },
+          { q_lyrics: word(x.lyrics?.lyrics_body) },
+        ][k % 5],
+        hasLyrics: k % 3 === 0 ? true : undefined,
+        hasSubtitles: k % 11 === 0 ? true : undefined,
+        hasAnalysis: k % 13 === 0 ? k % 2 === 0 : undefined,
+        instrumental: k % 17 === 0 ? false : undefined,
+        artistId: k % 19 === 0 ? (x as { artist_id?: number }).artist_id : undefined,
+        genreId: k % 23 === 0 ? 14 : undefined,
+        language: k % 29 === 0 ? packLanguage('en') : undefined,
+        releaseMin: k % 9 === 0 ? 19900101 : undefined,
+        releaseMax: k % 10 === 0 ? 20151231 : undefined,
+        sortTrackRating: k % 4 === 0 ? 'desc' : k % 4 === 1 ? 'asc' : undefined,
+        sortArtistRating: k % 8 === 2 ? 'asc' : undefined,
+        sortReleaseDate: k % 5 === 3 ? 'desc' : k % 5 === 4 ? 'asc' : undefined,
+        groupCommontrack: k % 6 === 0,
+        offset: k % 7 === 0 ? 5 : 0,
+        limit: k % 31 === 0 ? 100 : 10,
+      };
+      if (k % 37 === 0) q.words = {};
+      const a = ts.tracks(q, Infinity);
+      const b = nat.tracks(q, Infinity);
+      if (k % 41 === 0) {
+        t.throws(() => nat.tracks(q, Date.now() - 1000), { code: 'deadline' }, 'the native loop stops past the deadline…');
+        t.throws(() => ts.tracks(q, Date.now() - 1000), { code: 'deadline' }, '…as the reference does');
+      }
+      if (JSON.stringify(a) !== JSON.stringify(b)) differing++;
+      if (a.ids.length > 0) nonEmpty++;
+      const artist = { name: word(x.artist_name), offset: 0, limit: 10 };
+      if (JSON.stringify(ts.artists(artist, Infinity)) !== JSON.stringify(nat.artists(artist, Infinity))) differing++;
+      const match = { title: x.track_name ?? '', artist: x.artist_name ?? '' };
+      if (JSON.stringify(ts.match(match, Infinity)) !== JSON.stringify(nat.match(match, Infinity))) differing++;
+    }
+    t.equal(differing, 0, 'identical answers');
+    t.ok(nonEmpty > 150, `most searches found tracks (${nonEmpty}): the comparison compared answers`);
+  });
+});
+
 t.test('a corrupt fingerprint segment is refused at load, never read outside its memory', { skip }, async (t) => {
   const addon = nativeAddon()!;
   const data = await indexedDataDir(t, [...generateCatalog({ tracks: 300, seed: 3 }).lines]);
@@ -202,6 +295,25 @@ t.test('a corrupt fingerprint segment is refused at load, never read outside its
   t.throws(() => small.candidates(text, -1, 1), /count/);
   t.throws(() => small.candidates(text, 10, 0.5), /scale/);
   t.throws(() => new addon.QueryGrams('text', new Int32Array(1)), /Int32Array of 2/);
+  // An intersection's stored list is checked against its columns before a block is read.
+  const clause = (patch: Partial<NativeShard>, start = 0, length = 100): Parameters<typeof addon.intersect>[0][number] => {
+    const c = { ...good, ...patch };
+    return [c.bases, c.widths, c.starts, c.data, start, length, 1];
+  };
+  const other: Parameters<typeof addon.intersect>[0][number] = [Uint32Array.of(1, 2, 3), 1];
+  t.doesNotThrow(() => addon.intersect([clause({}), other], Infinity));
+  t.throws(() => addon.intersect([clause({}, 0, good.bases.length * 128 + 1), other], Infinity), /past its blocks/);
+  t.throws(() => addon.intersect([clause({ widths: Object.assign(copy(good.widths), { 0: 7 }) }), other], Infinity), /width 7/);
+  t.throws(() => addon.intersect([clause({ starts: Object.assign(copy(good.starts), { 0: 0xffff_0000 }) }), other], Infinity), /past the data/);
+  t.throws(() => addon.intersect([[Uint32Array.of(1, 2), new Float32Array(1)], other], Infinity), /weights/);
+  t.throws(() => addon.intersect([], Infinity), /no clause/);
+  // track.search's loop: every document is checked against the columns before any is read.
+  const ix = new TextIndex(index);
+  t.throws(() => addon.rankTracks(ix.track, Uint32Array.of(0, ix.track.id.length), 1, { count: 10 }, Infinity), /past the columns/);
+  t.throws(() => addon.rankTracks({ ...ix.track, flags: new Uint8Array(1) }, null, 0, { count: 10 }, Infinity), /differ in length/);
+  t.throws(() => addon.rankTracks({ ...ix.track, lang: new Uint32Array(ix.track.id.length) }, null, 0, { count: 10 }, Infinity), /lang column/);
+  t.throws(() => addon.rankTracks(ix.track, Uint32Array.of(0, 1), new Float32Array(1), { count: 10 }, Infinity), /weights/);
+  t.same([...addon.rankTracks(ix.track, null, 0, { count: 0 }, Infinity)![0]], [], 'a page of none');
 });
 
 t.test('FingerprintSearcher answers with the kernel it is given', { skip }, async (t) => {
