@@ -110,7 +110,7 @@ export const OPTIONS = {
   }),
   engine: opt(z.enum(['auto', 'native', 'ts']).default('auto'), {
     description:
-      'which kernel answers fingerprints: native (the C++ addon, native-index/), ts (the TypeScript reference) or auto (native when the addon loads, else ts with a warning); see docs/operations.md',
+      'which kernel answers index queries (fingerprints, track.search, artist.search, the matcher): native (the C++ addon, native-index/), ts (the TypeScript reference) or auto (native when the addon loads, else ts with a warning); see docs/operations.md',
     env: 'REFRAIN_ENGINE',
   }),
   indexQueue: opt(int(1, 1_000_000).default(256), {
