@@ -3,6 +3,9 @@
  *
  *   npm run bench:fingerprint -- [--data DIR] [--build] [--queries 2000] [--seconds 8]
  *
+ * Both kernels (`--engine ts` and `native`, issue 17) are measured in the same run, in the engine and
+ * over HTTP, and their answers compared (exit 1 when one differs).
+ *
  * Reports, on a catalog with a built index (default bench/.data/catalog-1000000, made by
  * bench:import): index build time and peak memory (with --build, a fresh `refrain index --force`),
  * index bytes per lyric, server start-up time with the built index, fingerprint latency of
@@ -120,6 +123,7 @@ const floor = await startHandoff(poolUs);
 const floorRows = await sweep(floor.url, floor.pid, requests, connections, seconds);
 floor.stop();
 
+const ms = (l: { p50ms: number; p99ms: number }) => `${l.p50ms.toFixed(2)} / ${l.p99ms.toFixed(2)} ms`;
 const held = heldAtTarget(rows);
 const tsHeld = heldAtTarget(tsRows);
 const heldCell = (row: typeof held) => (row ? `${Math.round(row.rps).toLocaleString('en')} req/s (${row.connections} connections, p99 ${row.p99ms.toFixed(1)} ms)` : 'not reached');
@@ -139,7 +143,6 @@ const kernelTable = [
   `| HTTP throughput at p99 ≤ 20 ms | ${heldCell(tsHeld)} | ${heldCell(held)} | | | |`,
 ].join('\n');
 const bestBatch = [...batchRows].sort((a, b) => b.rps - a.rps)[0];
-const ms = (l: { p50ms: number; p99ms: number }) => `${l.p50ms.toFixed(2)} / ${l.p99ms.toFixed(2)} ms`;
 const bytes = manifest.stats.bytes;
 const fpBytes = Object.entries(manifest.segments).filter(([k]) => k.startsWith('fp')).reduce((n, [, s]) => n + s.bytes, 0);
 const summary = [
@@ -180,3 +183,4 @@ const summary = [
 ].join('\n');
 console.log(summary);
 writeResult('fingerprint', summary, { at: new Date().toISOString(), machine: machine(), data, build, manifest: { parts: manifest.parts, stats: manifest.stats }, tracksWithLyrics, kernels, differing, rows, tsRows, batchRows, bareRows, floorRows, poolUs, startSeconds: server.startSeconds });
+if (differing > 0) process.exitCode = 1;

@@ -210,7 +210,7 @@ Napi::Value RankTracks(const Napi::CallbackInfo& info) {
       if (!passes(doc)) continue;
       available++;
       const double s = score(doc, docs ? (weights ? weights[i] : weight) : 0);
-      if (top.size() < count || s >= top.front().score) push(doc, s);
+      if (count > 0 && (top.size() < count || s >= top.front().score)) push(doc, s);
     }
   }
   std::sort(top.begin(), top.end(), better);

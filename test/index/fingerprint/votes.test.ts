@@ -30,6 +30,15 @@ const song = (id: number, rating: number, lines: string[]) => ({
   album_id: ALBUM.album_id, commontrack_id: 1000 + id, track_rating: rating, lyrics: { lyrics_body: lines.join('\n'), lyrics_language: 'en' },
 });
 
+/** One data directory per set of records, built once for both kernels' runs of a test (removed when the file's tests end). */
+const built = new Map<string, Promise<string>>();
+function dataDirOf(records: unknown[]): Promise<string> {
+  const key = JSON.stringify(records);
+  let dir = built.get(key);
+  if (!dir) built.set(key, (dir = indexedDataDir(t, records)));
+  return dir;
+}
+
 // Each kernel: the TypeScript reference and the native one give these answers alike.
 for (const { name, kernel } of testKernels()) {
   t.test(`${name} kernel`, async (t) => {
@@ -38,7 +47,7 @@ for (const { name, kernel } of testKernels()) {
       const whole = `${half} ${passage(2, 80)}`;
       // Song 1 is the more popular (the lower document) and holds half the query; song 2 holds all of it.
       const records = [ARTIST, ALBUM, song(1, 90, [half, passage(3, 40)]), song(2, 10, [whole]), song(3, 50, [passage(4, 120)])];
-      const data = await indexedDataDir(t, records);
+      const data = await dataDirOf(records);
       const catalog = Catalog.open(data);
       t.teardown(() => catalog.close());
       const index = await loadGenerationAsync(currentGeneration(data)!);
@@ -87,7 +96,7 @@ for (const { name, kernel } of testKernels()) {
       // and the line the query puts in the place of its third (the query's rarest keys are that song's).
       for (let i = 0; i < 20; i++) songs.push(song(100 + i, 50, [a, b, c, line(1000 + i)]), song(200 + i, 50, [c, d, e, line(2000 + i)]), song(300 + i, 50, [e, f, a, line(3000 + i)]));
       songs.push(song(400, 90, [a, g, line(4000)]));
-      const data = await indexedDataDir(t, [ARTIST, ALBUM, ...songs]);
+      const data = await dataDirOf([ARTIST, ALBUM, ...songs]);
       const catalog = Catalog.open(data);
       t.teardown(() => catalog.close());
       const index = await loadGenerationAsync(currentGeneration(data)!);
@@ -132,7 +141,7 @@ for (const { name, kernel } of testKernels()) {
       // the text is in 301 lyrics (more than refinement looks at), and every word in all of them.
       const songs = [song(1, 1, [l1, l2, l3])];
       for (let i = 0; i < 300; i++) songs.push(song(100 + i, 50, [l1, l2, passage(2000 + i, 4), reversed(l3)]), song(200 + i, 50, [reversed(l1), l2, l3, passage(3000 + i, 4)]));
-      const data = await indexedDataDir(t, [ARTIST, ALBUM, ...songs]);
+      const data = await dataDirOf([ARTIST, ALBUM, ...songs]);
       const catalog = Catalog.open(data);
       t.teardown(() => catalog.close());
       const index = await loadGenerationAsync(currentGeneration(data)!);
