@@ -4,7 +4,7 @@
  * (src/http/server.ts) and mounts the routes that answer with them (src/front.ts). `startServer`
  * resolves once it listens; `close` stops listening and writes pending counters.
  */
-import { selectKernel, type EngineName } from './index/kernel/kernel.js';
+import { selectKernel, type EngineChoice, type EngineName } from './index/kernel/kernel.js';
 import type { Logger } from 'pino';
 import { availableParallelism } from 'node:os';
 import type { ServeConfig } from './config.js';
@@ -76,6 +76,15 @@ export interface RunningServer {
 
 const FLUSH_MS = 2000;
 
+/** The kernel `--engine` selects; refuses (a startup error) `native` where the addon does not load. */
+export function engineOf(choice: EngineChoice): ReturnType<typeof selectKernel> {
+  const engine = selectKernel(choice);
+  if (!engine.kernel) {
+    throw new RefrainError('startup', `--engine native: the ${engine.why}; run npm run build:native, or pass --engine auto (native when it loads) or ts`);
+  }
+  return engine;
+}
+
 /**
  * HTTP threads for `--http-threads` (0: auto). The HTTP thread takes about a quarter of a
  * fingerprint's CPU and all of a cached lookup's (docs/benchmarks.md, "CPU per request by thread"),
@@ -101,10 +110,7 @@ export async function startServer(config: ServeConfig, options: ServerOptions = 
     throw new RefrainError('internal', 'several HTTP threads cannot be used with a clock or extra methods: they cannot cross threads');
   }
   const threads = local ? 1 : (options.httpThreads ?? httpThreadsFor(config.httpThreads, availableParallelism()));
-  const engine = selectKernel(config.engine);
-  if (!engine.kernel) {
-    throw new RefrainError('startup', `--engine native: the ${engine.why}; run npm run build:native, or pass --engine auto (native when it loads) or ts`);
-  }
+  const engine = engineOf(config.engine);
   const clock = options.clock ?? Date.now;
   const catalog = Catalog.open(config.data, { randomReads: true });
   // The index pool is loaded and warmed before the server listens (docs/design.md §10).

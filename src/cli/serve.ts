@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ServeConfig } from '../config.js';
 import { Catalog } from '../catalog/store.js';
 import { KeyStore } from '../auth/keys.js';
-import { startServer } from '../app.js';
+import { engineOf, startServer } from '../app.js';
 import { createLogger, logDestination } from '../log.js';
 import { currentGeneration } from '../index/store/layout.js';
 import { generateWithProgress, importSummary, importWithProgress, indexWithProgress } from './commands.js';
@@ -77,6 +77,8 @@ function listeningWhere(host: string, port: number, demo: boolean): string {
 
 export async function runServe(given: ServeConfig, explicit: ReadonlySet<string> = new Set()): Promise<number> {
   const config = given.demo && !explicit.has('host') ? { ...given, host: DEMO_HOST } : given;
+  // An engine that cannot be had is refused before any work (a demo catalog, the first index build).
+  engineOf(config.engine);
   const progress = config.progress ?? Boolean(process.stderr.isTTY);
   if (config.demo) await prepareDemo(config, progress);
   const logger = createLogger(config.logLevel, logDestination({ file: config.logFile, format: config.logFormat }));

@@ -133,6 +133,7 @@ t.test('--engine: native refuses to start without the addon; auto falls back to 
   const refused = spawnSync(process.execPath, [BIN, 'serve', '--data', data, '--port', '0', '--engine', 'native', '--no-feeds'], { encoding: 'utf8', env: off, timeout: 60_000 });
   t.equal(refused.status, 1);
   t.match(refused.stderr, /--engine native: the native addon off \(REFRAIN_NATIVE=0\); run npm run build:native, or pass --engine auto \(native when it loads\) or ts/);
+  t.notMatch(refused.stdout, /index/, 'refused before any work: no index was built');
 
   const bad = spawnSync(process.execPath, [BIN, 'serve', '--data', data, '--engine', 'fast'], { encoding: 'utf8', timeout: 60_000 });
   t.equal(bad.status, 2, 'an unknown engine is a usage error');
