@@ -1,7 +1,8 @@
 /**
  * Fingerprint search (docs/fingerprint.md), run inside a pool worker:
  *
- * 1. Candidates: the query's keys (pairs of sampled grams, kernel/grams.ts) vote for the lyrics holding
+ * 1. Candidates (the kernel's candidate stage: kernel/votes.ts, and native-index/src/fingerprint.cc with
+ *    --engine native): the query's keys (pairs of sampled grams, kernel/grams.ts) vote for the lyrics holding
  *    them, each vote weighted by the key's rarity (idf). Keys are read rarest first within
  *    postings budgets that grow with the query, so the clichés thousands of songs share cost
  *    nothing once rarer evidence is in: a base budget always, a larger one while no lyric leads
@@ -52,15 +53,15 @@ const DEEP_CHARS = 100;
 const MIN_VERIFIED = 16;
 /** Verification stops at a candidate with fewer votes than this share of a verified match's. */
 const STOP_RATIO = 0.5;
-/**
- * At most this many lyrics tied for the most votes are looked at after the candidates, when none of
+/*
+ * The tie walk. At most MAX_TIED lyrics tied for the most votes (kernel/votes.ts) are looked at after the candidates, when none of
  * the candidates holds the whole query: an exact excerpt whose every key is a cliché of the catalog
  * (a stock line many songs share, each continuing it differently) ties with all of them, and the
  * candidates are only the most popular of those. The tie is first narrowed to the lyrics holding
  * every key the budgets left unread (a lyric holding the whole query holds all of its keys: pairs of
  * grams that follow one another in the query follow one another in that lyric too); of those, the
  * ones whose lyrics hold the query's words (the text index) are verified, most popular first, until
- * one holds the whole query. (The candidate stage, kernel/votes.ts MAX_TIED, returns such a tie.)
+ * one holds the whole query. The candidate stage returns such a tie (`tied`); search() walks it.
  */
 /** A text with fewer keys than this (a line of a few words) also gets candidates by its words. */
 const FEW_KEYS = 3;

@@ -1,10 +1,11 @@
 /**
- * The index's hot loops behind one narrow interface: text normalisation, gram keys, a query's
- * grams for verification, posting-list algebra, vote boards and top-k selection, over typed arrays
- * and the generation's shared buffers. The engines (fingerprint/, text/), the builders and the API
- * reach kernel/ only through this module (`npm run lint` checks it), so another implementation of
- * `Kernel` — the native one native-index/ is for — can take the TypeScript one's place without
- * touching them. The TypeScript implementation (the modules beside this one) stays the reference.
+ * The index's hot loops behind one narrow interface: text normalisation, gram keys, the fingerprint's
+ * candidate stage and verification, posting-list algebra, track.search's scoring loop, vote boards
+ * and top-k selection, over typed arrays and the generation's shared buffers. The engines
+ * (fingerprint/, text/), the builders and the API reach kernel/ only through this module (`npm run
+ * lint` checks it), so the native kernel (native.ts over native-index/) takes the TypeScript one's
+ * place without touching them: `selectKernel` picks by `--engine`. The TypeScript implementation (the
+ * modules beside this one) stays the reference, and the native one gives its answers.
  */
 import { hasUnspaced, normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { indexKeys } from './grams.js';
@@ -85,11 +86,11 @@ export const kernel: Kernel = tsKernel;
 export type EngineName = 'native' | 'ts';
 /** `--engine`: `auto` is native when the addon loads in this thread, else ts. */
 export type EngineChoice = 'auto' | EngineName;
-export const ENGINE_CHOICES: readonly EngineChoice[] = ['auto', 'native', 'ts'];
 
 /**
- * The kernel an `--engine` choice selects in this thread: the native one has the candidate stage and
- * the verification in C++ and the rest in TypeScript. `why` says why `auto` fell back to ts (for the
+ * The kernel an `--engine` choice selects in this thread: the native one has the fingerprint's
+ * candidate stage and verification, the intersection and track.search's scoring loop in C++, and the
+ * rest in TypeScript. `why` says why `auto` fell back to ts (for the
  * one warning line) — or, for `native` without the addon, why it cannot be had, and then no kernel.
  */
 export function selectKernel(choice: EngineChoice): { kernel?: Kernel; engine: EngineName; why?: string } {

@@ -5,7 +5,7 @@
  * when no lyric leads clearly and keys were left unread, the best-voted lyrics also get the votes of
  * the shortest unread lists (refine); a tie of more lyrics than the candidates is narrowed to those
  * holding every unread key (holdingEvery). This is the TypeScript reference; native-index/ has the
- * same stage in C++ (src/fingerprint-votes.cc), which must give the same answers.
+ * same stage in C++ (native-index/src/fingerprint.cc), which must give the same answers.
  */
 import { indexKeys } from './grams.js';
 import { TopK } from './topk.js';
