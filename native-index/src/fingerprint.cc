@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common.h"
 #include "grams.h"
 
 namespace refrain {
@@ -42,18 +43,10 @@ bool ArrayOf(Napi::Env env, Napi::Object object, const char* name, napi_typedarr
     *length = 0;
     return true;
   }
-  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != type) {
+  if (!TypedArrayData(env, value, type, data, length)) {
     Napi::TypeError::New(env, std::string("a shard's ") + name + " column has the wrong type").ThrowAsJavaScriptException();
     return false;
   }
-  // napi_get_typedarray_info gives the data of an array over a SharedArrayBuffer too (an index
-  // generation's buffers are shared), which Napi::ArrayBuffer does not.
-  void* bytes = nullptr;
-  if (napi_get_typedarray_info(env, value, nullptr, length, &bytes, nullptr, nullptr) != napi_ok) {
-    Napi::TypeError::New(env, std::string("a shard's ") + name + " column cannot be read").ThrowAsJavaScriptException();
-    return false;
-  }
-  *data = static_cast<const T*>(bytes);
   return true;
 }
 
@@ -406,22 +399,7 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   const bool unread = unreadFrom < lists_.size();
   const double floor = best * kVoteFloor;
   const size_t leading = unread ? std::max(kRefined, count) : count;
-  // The `leading` best as a heap whose front is the worst kept (topk.ts TopK).
-  std::vector<Candidate> top;
-  top.reserve(leading);
-  const Better better;
-  auto push = [&](uint32_t doc, uint32_t vote) {
-    if (leading == 0) return;
-    const Candidate c{doc, vote};
-    if (top.size() < leading) {
-      top.push_back(c);
-      std::push_heap(top.begin(), top.end(), better);
-    } else if (better(c, top.front())) {
-      std::pop_heap(top.begin(), top.end(), better);
-      top.back() = c;
-      std::push_heap(top.begin(), top.end(), better);
-    }
-  };
+  TopK<Candidate, Better> top(leading);
   std::vector<uint32_t> tied;
   if (pending) {
     const PostingList& first = lists_[0];
@@ -430,7 +408,7 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
       const uint32_t doc = first.At(i);
       if (doc >= docs) continue;
       if (i <= kMaxTied) tied.push_back(doc);
-      if (i < leading) push(doc, best);
+      if (i < leading) top.Push({doc, best});
     }
   }
   // Votes are whole numbers: at least the floor is at least its ceiling.
@@ -442,15 +420,15 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
     votes[doc] = 0;
     if (vote < least) continue;
     if (vote == best && tied.size() <= kMaxTied) tied.push_back(doc);
-    if (leading > 0 && (top.size() < leading || vote >= top.front().vote)) push(doc, vote);
+    top.Push({doc, vote});
   }
-  std::sort(top.begin(), top.end(), better);
-  const bool refining = unread && top.size() > 1 && top[1].vote >= kAmbiguous * top[0].vote;
+  const std::vector<Candidate>& leaders = top.Sorted();
+  const bool refining = unread && leaders.size() > 1 && leaders[1].vote >= kAmbiguous * leaders[0].vote;
   std::vector<Candidate> candidates;
   if (refining) {
-    candidates = Refine(top, unreadFrom, std::min(kRefineLists, lists_.size() - unreadFrom), count);
+    candidates = Refine(leaders, unreadFrom, std::min(kRefineLists, lists_.size() - unreadFrom), count);
   } else {
-    candidates.assign(top.begin(), top.begin() + std::min(count, top.size()));
+    candidates.assign(leaders.begin(), leaders.begin() + std::min(count, leaders.size()));
   }
   if (tied.size() <= candidates.size() || tied.size() > kMaxTied) {
     tied.clear();

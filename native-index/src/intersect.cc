@@ -6,11 +6,11 @@
 #include "intersect.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
+#include "common.h"
 #include "fingerprint.h"
 
 namespace refrain {
@@ -47,17 +47,6 @@ bool Fail(Napi::Env env, const std::string& what) {
   return false;
 }
 
-template <typename T>
-bool Typed(Napi::Env env, Napi::Value value, napi_typedarray_type type, const T** data, size_t* length) {
-  napi_typedarray_type actual;
-  void* bytes = nullptr;
-  if (!value.IsTypedArray() || napi_get_typedarray_info(env, value, &actual, length, &bytes, nullptr, nullptr) != napi_ok || actual != type) {
-    return false;
-  }
-  *data = static_cast<const T*>(bytes);
-  return true;
-}
-
 /**
  * A clause from [bases, widths, starts, data, start, length, weights] (a stored list) or [docs,
  * weights] (an array); the blocks of a stored list's positions checked against its columns.
@@ -68,10 +57,10 @@ bool ClauseOf(Napi::Env env, Napi::Value value, Clause* clause) {
   Napi::Value weights;
   if (parts.Length() == 7) {
     size_t blocks, widths, starts, bytes;
-    if (!Typed(env, parts.Get(0u), napi_uint32_array, &clause->shard.bases, &blocks) ||
-        !Typed(env, parts.Get(1u), napi_uint8_array, &clause->shard.widths, &widths) ||
-        !Typed(env, parts.Get(2u), napi_uint32_array, &clause->shard.starts, &starts) ||
-        !Typed(env, parts.Get(3u), napi_uint8_array, &clause->shard.data, &bytes)) {
+    if (!TypedArrayData(env, parts.Get(0u), napi_uint32_array, &clause->shard.bases, &blocks) ||
+        !TypedArrayData(env, parts.Get(1u), napi_uint8_array, &clause->shard.widths, &widths) ||
+        !TypedArrayData(env, parts.Get(2u), napi_uint32_array, &clause->shard.starts, &starts) ||
+        !TypedArrayData(env, parts.Get(3u), napi_uint8_array, &clause->shard.data, &bytes)) {
       return Fail(env, "a stored list's columns have the wrong types");
     }
     const double start = parts.Get(4u).ToNumber().DoubleValue();
@@ -97,7 +86,7 @@ bool ClauseOf(Napi::Env env, Napi::Value value, Clause* clause) {
     weights = parts.Get(6u);
   } else if (parts.Length() == 2) {
     size_t length;
-    if (!Typed(env, parts.Get(0u), napi_uint32_array, &clause->array, &length)) return Fail(env, "a clause's documents must be a Uint32Array");
+    if (!TypedArrayData(env, parts.Get(0u), napi_uint32_array, &clause->array, &length)) return Fail(env, "a clause's documents must be a Uint32Array");
     if (length > 0xffffffffu) return Fail(env, "a clause longer than 2^32");
     clause->length = static_cast<uint32_t>(length);
     weights = parts.Get(1u);
@@ -109,7 +98,7 @@ bool ClauseOf(Napi::Env env, Napi::Value value, Clause* clause) {
     return true;
   }
   size_t count;
-  if (!Typed(env, weights, napi_float32_array, &clause->weights, &count) || count < clause->length) {
+  if (!TypedArrayData(env, weights, napi_float32_array, &clause->weights, &count) || count < clause->length) {
     return Fail(env, "a clause's weights must be a number or a Float32Array as long as its documents");
   }
   clause->scalar = false;
@@ -163,10 +152,6 @@ size_t Merge(const uint32_t* a, size_t n, size_t i, const uint32_t* b, size_t m,
   return i;
 }
 
-double Now() {
-  return static_cast<double>(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-}
-
 }  // namespace
 
 // intersect(clauses, deadline): [documents (Uint32Array), weights (a number, or a Float32Array per
@@ -196,7 +181,7 @@ Napi::Value Intersect(const Napi::CallbackInfo& info) {
   auto accLength = [&]() -> size_t { return owned ? acc.docs.size() : first->length; };
   std::vector<uint32_t> decoded, matchA, matchB;
   for (size_t c = 1; c < clauses.size() && accLength() > 0; c++) {
-    if (Now() > deadline) return env.Null();
+    if (NowMs() > deadline) return env.Null();
     const Clause& other = clauses[c];
     Result next;
     next.scalar = (owned ? acc.scalar : first->scalar) && other.scalar;

@@ -4,8 +4,9 @@
 // best `count` by score, then lower document.
 #include "rank.h"
 
+#include "common.h"
+
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 #include <unordered_map>
@@ -17,14 +18,10 @@ namespace {
 
 template <typename T>
 bool Column(Napi::Env env, Napi::Object columns, const char* name, napi_typedarray_type type, const T** data, size_t* length) {
-  Napi::Value value = columns.Get(name);
-  napi_typedarray_type actual;
-  void* bytes = nullptr;
-  if (!value.IsTypedArray() || napi_get_typedarray_info(env, value, &actual, length, &bytes, nullptr, nullptr) != napi_ok || actual != type) {
+  if (!TypedArrayData(env, columns.Get(name), type, data, length)) {
     Napi::TypeError::New(env, std::string("rankTracks: the ") + name + " column has the wrong type").ThrowAsJavaScriptException();
     return false;
   }
-  *data = static_cast<const T*>(bytes);
   return true;
 }
 
@@ -46,10 +43,6 @@ int OrderOf(Napi::Object ranking, const char* name) {
 
 double ReleaseRank(double yyyymmdd) {
   return std::floor(yyyymmdd / 10000) * 416 + std::fmod(std::floor(yyyymmdd / 100), 100) * 32 + std::fmod(yyyymmdd, 100);
-}
-
-double Now() {
-  return static_cast<double>(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
 }
 
 struct Scored {
@@ -94,13 +87,10 @@ Napi::Value RankTracks(const Napi::CallbackInfo& info) {
   double weight = 0;
   const float* weights = nullptr;
   if (!info[1].IsNull()) {
-    napi_typedarray_type type;
-    void* bytes = nullptr;
-    if (!info[1].IsTypedArray() || napi_get_typedarray_info(env, info[1], &type, &n, &bytes, nullptr, nullptr) != napi_ok || type != napi_uint32_array) {
+    if (!TypedArrayData(env, info[1], napi_uint32_array, &docs, &n)) {
       Napi::TypeError::New(env, "rankTracks: docs must be a Uint32Array or null").ThrowAsJavaScriptException();
       return env.Undefined();
     }
-    docs = static_cast<const uint32_t*>(bytes);
     for (size_t i = 0; i < n; i++) {
       if (docs[i] >= tracks) {
         Napi::RangeError::New(env, "rankTracks: a document past the columns").ThrowAsJavaScriptException();
@@ -111,13 +101,10 @@ Napi::Value RankTracks(const Napi::CallbackInfo& info) {
       weight = info[2].As<Napi::Number>().DoubleValue();
     } else {
       size_t count = 0;
-      void* w = nullptr;
-      if (!info[2].IsTypedArray() || napi_get_typedarray_info(env, info[2], &type, &count, &w, nullptr, nullptr) != napi_ok || type != napi_float32_array ||
-          count < n) {
+      if (!TypedArrayData(env, info[2], napi_float32_array, &weights, &count) || count < n) {
         Napi::TypeError::New(env, "rankTracks: weights must be a number or a Float32Array as long as docs").ThrowAsJavaScriptException();
         return env.Undefined();
       }
-      weights = static_cast<const float*>(w);
     }
   }
   Napi::Object ranking = info[3].As<Napi::Object>();
@@ -173,27 +160,14 @@ Napi::Value RankTracks(const Napi::CallbackInfo& info) {
     return key * 1e4 + base;
   };
 
-  // The best `count` as a heap whose front is the worst kept.
-  std::vector<Scored> top;
-  const Better better;
-  auto push = [&](uint32_t doc, double s) {
-    if (count == 0) return;
-    if (top.size() < count) {
-      top.push_back({doc, s});
-      std::push_heap(top.begin(), top.end(), better);
-    } else if (better({doc, s}, top.front())) {
-      std::pop_heap(top.begin(), top.end(), better);
-      top.back() = {doc, s};
-      std::push_heap(top.begin(), top.end(), better);
-    }
-  };
+  TopK<Scored, Better> top(count);
   size_t available = 0;
   if (group) {
     // The best-scored document of each recording (the first of equal ones), in the order recordings appear.
     std::unordered_map<uint32_t, size_t> at;
     std::vector<Scored> groups;
     for (size_t i = 0; i < n; i++) {
-      if ((i & 0xffff) == 0 && Now() > deadline) return env.Null();
+      if ((i & 0xffff) == 0 && NowMs() > deadline) return env.Null();
       const uint32_t doc = docs ? docs[i] : static_cast<uint32_t>(i);
       if (!passes(doc)) continue;
       const double s = score(doc, docs ? (weights ? weights[i] : weight) : 0);
@@ -202,20 +176,20 @@ Napi::Value RankTracks(const Napi::CallbackInfo& info) {
       else if (s > groups[it->second].score) groups[it->second] = {doc, s};
     }
     available = groups.size();
-    for (const Scored& g : groups) push(g.doc, g.score);
+    for (const Scored& g : groups) top.Push(g);
   } else {
     for (size_t i = 0; i < n; i++) {
-      if ((i & 0xffff) == 0 && Now() > deadline) return env.Null();
+      if ((i & 0xffff) == 0 && NowMs() > deadline) return env.Null();
       const uint32_t doc = docs ? docs[i] : static_cast<uint32_t>(i);
       if (!passes(doc)) continue;
       available++;
       const double s = score(doc, docs ? (weights ? weights[i] : weight) : 0);
-      if (count > 0 && (top.size() < count || s >= top.front().score)) push(doc, s);
+      top.Push({doc, s});
     }
   }
-  std::sort(top.begin(), top.end(), better);
-  Napi::Uint32Array best = Napi::Uint32Array::New(env, top.size());
-  for (size_t i = 0; i < top.size(); i++) best[i] = top[i].doc;
+  const std::vector<Scored>& ranked = top.Sorted();
+  Napi::Uint32Array best = Napi::Uint32Array::New(env, ranked.size());
+  for (size_t i = 0; i < ranked.size(); i++) best[i] = ranked[i].doc;
   Napi::Array out = Napi::Array::New(env, 2);
   out.Set(0u, best);
   out.Set(1u, Napi::Number::New(env, static_cast<double>(available)));

@@ -336,10 +336,8 @@ function keyDirectory(dense: Uint32Array): { keys: Uint32Array; offsets: Uint32A
 class Shards {
   readonly firsts: Uint32Array;
 
-  constructor(index: LoadedIndex, name: string) {
-    const { shards } = index.manifest.parts[name];
-    this.firsts = new Uint32Array(shards);
-    for (let s = 0; s < shards; s++) this.firsts[s] = column(index, `${name}-${s}`, 'first', 'u32')[0];
+  constructor(shards: readonly PackedShardColumns[]) {
+    this.firsts = Uint32Array.from(shards, (shard) => shard.first);
   }
 
   get count(): number {
@@ -397,10 +395,11 @@ export class PackedPostingsView {
   private readonly sparse: boolean[] = [];
 
   constructor(index: LoadedIndex, name: string) {
-    this.shards = new Shards(index, name);
-    this.shifts = new Uint32Array(this.shards.count);
-    this.ranges = new Uint32Array(this.shards.count);
-    packedShards(index, name).forEach((shard, s) => {
+    const shards = packedShards(index, name);
+    this.shards = new Shards(shards);
+    this.shifts = new Uint32Array(shards.length);
+    this.ranges = new Uint32Array(shards.length);
+    shards.forEach((shard, s) => {
       this.readers.push(new PackedReader(shard));
       this.offsets.push(shard.offsets);
       this.sparse.push(shard.keys !== undefined);
