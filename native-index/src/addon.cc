@@ -11,7 +11,7 @@ namespace {
 
 // What src/util/native.ts expects (NATIVE_VERSION there): raised whenever an export changes, so an
 // addon built from older sources (a pull without `npm run build:native`) is not used.
-constexpr int kVersion = 4;
+constexpr int kVersion = 5;
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("version", Napi::Number::New(env, kVersion));

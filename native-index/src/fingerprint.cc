@@ -25,6 +25,9 @@ constexpr size_t kRefined = 256;
 constexpr size_t kRefineLists = 8;
 constexpr double kAmbiguous = 0.7;
 constexpr size_t kMaxTied = 512;
+constexpr size_t kTieScanned = 16384;
+// kernel/order.ts's: 32-bit words of a document's word-order sketch.
+constexpr size_t kOrderWords = 8;
 constexpr uint8_t kSaturated = 0xff;
 constexpr uint32_t kBlock = 128;
 // kernel/coverage.ts's: runs that count alone or with a neighbour, and the steps spent choosing starts.
@@ -143,8 +146,9 @@ Napi::Function FingerprintVotes::Define(Napi::Env env) {
   return DefineClass(env, "FingerprintVotes", {InstanceMethod<&FingerprintVotes::Candidates>("candidates")});
 }
 
-// new FingerprintVotes({ docs, bits, limits: [base, basePerKey, budget, budgetPerKey, cap], shards: [{ first,
-// offsets, bases, widths, starts, data, keys?, directory?, shape? }] }): the columns of src/index/store/postings.ts.
+// new FingerprintVotes({ docs, bits, limits: [base, basePerKey, budget, budgetPerKey, cap], order, shards: [{ first,
+// offsets, bases, widths, starts, data, keys?, directory?, shape? }] }): the columns of src/index/store/postings.ts,
+// and `order`, the documents' word-order sketches (kernel/order.ts), kOrderWords per document.
 FingerprintVotes::FingerprintVotes(const Napi::CallbackInfo& info) : Napi::ObjectWrap<FingerprintVotes>(info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsObject()) {
@@ -164,6 +168,12 @@ FingerprintVotes::FingerprintVotes(const Napi::CallbackInfo& info) : Napi::Objec
   double* targets[] = {&base_, &basePerKey_, &budget_, &budgetPerKey_, &cap_};
   for (uint32_t i = 0; i < 5; i++) {
     if (!WholeOf(env, limits.As<Napi::Array>().Get(i), "a postings limit", 0, 1e15, targets[i])) return;
+  }
+  size_t orderLength;
+  if (!ArrayOf(env, description, "order", napi_uint32_array, &order_, &orderLength)) return;
+  if (orderLength != static_cast<size_t>(docs_) * kOrderWords) {
+    Napi::RangeError::New(env, "order must hold " + std::to_string(kOrderWords) + " words per document").ThrowAsJavaScriptException();
+    return;
   }
   Napi::Value shards = description.Get("shards");
   if (!shards.IsArray()) {
@@ -278,8 +288,8 @@ uint32_t FingerprintVotes::Weight(uint32_t length) const {
   return static_cast<uint32_t>(std::max(1.0, std::round(8 * std::log(1 + static_cast<double>(docs_) / length))));
 }
 
-// candidates(query, count, scale): [candidates (document, vote pairs, best first), keys with postings,
-// tied documents (ascending), whether keys were left unread] — kernel/votes.ts FingerprintVotes.candidates.
+// candidates(query, count, scale, order?): [candidates (document, vote pairs, best first), keys with postings,
+// tied documents holding `order` (ascending), whether keys were left unread] — kernel/votes.ts FingerprintVotes.candidates.
 Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   double countArg, scale;
@@ -288,6 +298,22 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
     Napi::RangeError::New(env, "scale must be a finite number from 1").ThrowAsJavaScriptException();
     return env.Undefined();
   }
+  const uint32_t* order = nullptr;
+  if (info.Length() > 3 && !info[3].IsUndefined()) {
+    size_t orderLength;
+    if (!TypedArrayData(env, info[3], napi_uint32_array, &order, &orderLength) || orderLength != kOrderWords) {
+      Napi::TypeError::New(env, "order must be a Uint32Array of " + std::to_string(kOrderWords) + " words").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+  }
+  // Whether a document's sketch has every bit of `order` (kernel/order.ts holdsOrder).
+  const auto holdsOrder = [this, order](uint32_t doc) {
+    const uint32_t* sketch = order_ + static_cast<size_t>(doc) * kOrderWords;
+    for (size_t i = 0; i < kOrderWords; i++) {
+      if ((sketch[i] & order[i]) != order[i]) return false;
+    }
+    return true;
+  };
   const size_t count = static_cast<size_t>(countArg);
   keys_.resize(std::max<size_t>(text_.size(), 1));
   const size_t keyCount = IndexKeys(text_.data(), text_.size(), keys_.data(), bits_);
@@ -400,14 +426,18 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   const double floor = best * kVoteFloor;
   const size_t leading = unread ? std::max(kRefined, count) : count;
   TopK<Candidate, Better> top(leading);
+  // The lyrics with the most votes holding `order` (while few enough to verify), of how many with the most votes.
   std::vector<uint32_t> tied;
+  size_t tiedAll = 0;
   if (pending) {
     const PostingList& first = lists_[0];
-    const uint32_t m = std::min<uint32_t>(first.length, static_cast<uint32_t>(std::max(kMaxTied + 1, leading)));
+    const size_t scanned = order != nullptr ? kTieScanned : kMaxTied + 1;
+    const uint32_t m = std::min<uint32_t>(first.length, static_cast<uint32_t>(std::max(scanned, leading)));
+    tiedAll = first.length;
     for (uint32_t i = 0; i < m; i++) {
       const uint32_t doc = first.At(i);
       if (doc >= docs) continue;
-      if (i <= kMaxTied) tied.push_back(doc);
+      if (i < scanned && tied.size() <= kMaxTied && (order == nullptr || holdsOrder(doc))) tied.push_back(doc);
       if (i < leading) top.Push({doc, best});
     }
   }
@@ -419,7 +449,10 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
     const uint32_t vote = small == kSaturated ? exact[doc] : small;
     votes[doc] = 0;
     if (vote < least) continue;
-    if (vote == best && tied.size() <= kMaxTied) tied.push_back(doc);
+    if (vote == best) {
+      tiedAll++;
+      if (tied.size() <= kMaxTied && (order == nullptr || holdsOrder(doc))) tied.push_back(doc);
+    }
     top.Push({doc, vote});
   }
   const std::vector<Candidate>& leaders = top.Sorted();
@@ -430,7 +463,7 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   } else {
     candidates.assign(leaders.begin(), leaders.begin() + std::min(count, leaders.size()));
   }
-  if (tied.size() <= candidates.size() || tied.size() > kMaxTied) {
+  if (tiedAll <= candidates.size() || tied.size() > kMaxTied) {
     tied.clear();
   } else {
     std::sort(tied.begin(), tied.end());

@@ -81,6 +81,8 @@ class FingerprintVotes : public Napi::ObjectWrap<FingerprintVotes> {
   /** The description object: it holds the typed arrays whose memory the shards point into. */
   Napi::ObjectReference keep_;
   std::vector<PackedShard> shards_;
+  /** The documents' word-order sketches (kOrderWords each), in the description's memory. */
+  const uint32_t* order_ = nullptr;
   uint32_t docs_ = 0;
   uint32_t bits_ = 16;
   double base_ = 0, basePerKey_ = 0, budget_ = 0, budgetPerKey_ = 0, cap_ = 0;

@@ -30,7 +30,7 @@ export interface NativeShard {
 /** The fingerprint's candidate stage (native-index/src/fingerprint.cc; src/index/kernel/votes.ts). */
 export interface NativeFingerprintVotes {
   /** [document and vote pairs, best first; keys with postings; tied documents, ascending; whether keys were left unread]. */
-  candidates(query: string, count: number, scale: number): [Uint32Array, number, Uint32Array, boolean];
+  candidates(query: string, count: number, scale: number, order?: Uint32Array): [Uint32Array, number, Uint32Array, boolean];
 }
 
 /** A query's grams (native-index/src/fingerprint.cc; src/index/kernel/coverage.ts). */
@@ -48,12 +48,12 @@ export type NativeClause =
   | [Uint32Array, number | Float32Array];
 
 /** The addon's version this code expects (kVersion in native-index/src/addon.cc). */
-const NATIVE_VERSION = 4;
+const NATIVE_VERSION = 5;
 
 export interface NativeAddon {
   version: number;
   Lz4Dictionary: new (dictionary: Uint8Array) => NativeLz4Dictionary;
-  FingerprintVotes: new (description: { docs: number; bits: number; limits: number[]; shards: NativeShard[] }) => NativeFingerprintVotes;
+  FingerprintVotes: new (description: { docs: number; bits: number; limits: number[]; order: Uint32Array; shards: NativeShard[] }) => NativeFingerprintVotes;
   QueryGrams: new (normalized: string, out: Int32Array) => NativeQueryGrams;
   /** The documents in every clause, their weights summed; null once `deadline` (Date.now() ms) passed. */
   intersect(clauses: NativeClause[], deadline: number): [Uint32Array, number | Float32Array] | null;

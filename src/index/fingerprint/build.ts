@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { everyId, type Catalog } from '../../catalog/store.js';
-import { kernel, GRAM, SAMPLE, bucketBitsFor } from '../kernel/kernel.js';
+import { kernel, GRAM, ORDER_WORDS, SAMPLE, bucketBitsFor, orderSketch } from '../kernel/kernel.js';
 import { LEFT_OUT, PostingsBuilder, U32List } from '../store/postings.js';
 import { writeSegment, type SegmentEntry } from '../store/layout.js';
 
@@ -15,10 +15,12 @@ import { writeSegment, type SegmentEntry } from '../store/layout.js';
 export class FingerprintBuilder {
   private readonly postings: PostingsBuilder;
   /** The lyrics offered, in the order offered: track, recording, normalised length. */
-  private readonly offered = { tracks: new U32List(), commons: new U32List(), chars: new U32List() };
+  private readonly offered = { tracks: new U32List(), commons: new U32List(), chars: new U32List(), order: new U32List() };
   private scratch = new Uint32Array(1 << 14);
+  /** One offer's word-order sketch (kernel/order.ts), before it joins `offered.order`. */
+  private readonly sketch = new Uint32Array(ORDER_WORDS);
   private readonly bits: number;
-  private numbered: { renumber: Uint32Array; tracks: Uint32Array; commons: Uint32Array; chars: number } | undefined;
+  private numbered: { renumber: Uint32Array; tracks: Uint32Array; commons: Uint32Array; order: Uint32Array; chars: number } | undefined;
 
   /** `tracks`: the catalog's size, which sets the number of posting lists; `spill`: a file for the recorded keys (PostingsBuilder). */
   constructor(tracks: number, spill?: string) {
@@ -34,6 +36,9 @@ export class FingerprintBuilder {
     this.offered.tracks.push(trackId);
     this.offered.commons.push(commontrackId);
     this.offered.chars.push(text.length);
+    this.sketch.fill(0);
+    orderSketch(kernel.wordsOf(text), this.sketch, 0);
+    this.offered.order.pushAll(this.sketch);
     return this.offered.tracks.length - 1;
   }
 
@@ -42,9 +47,11 @@ export class FingerprintBuilder {
     const tracks = this.offered.tracks.toArray();
     const commons = this.offered.commons.toArray();
     const chars = this.offered.chars.toArray();
+    const sketches = this.offered.order.toArray();
     const renumber = new Uint32Array(tracks.length).fill(LEFT_OUT);
     const docTracks = new Uint32Array(tracks.length);
     const docCommons = new Uint32Array(tracks.length);
+    const docOrder = new Uint32Array(tracks.length * ORDER_WORDS);
     let docs = 0;
     let total = 0;
     for (const o of order) {
@@ -52,11 +59,12 @@ export class FingerprintBuilder {
       if (renumber[o] !== LEFT_OUT) throw new Error(`offer ${o} numbered twice`);
       renumber[o] = docs;
       docTracks[docs] = tracks[o];
+      docOrder.set(sketches.subarray(o * ORDER_WORDS, (o + 1) * ORDER_WORDS), docs * ORDER_WORDS);
       docCommons[docs++] = commons[o];
       total += chars[o];
     }
     if (docs !== tracks.length) throw new Error(`${tracks.length - docs} of ${tracks.length} offers not numbered`);
-    this.numbered = { renumber, tracks: docTracks, commons: docCommons, chars: total };
+    this.numbered = { renumber, tracks: docTracks, commons: docCommons, order: docOrder, chars: total };
   }
 
   /** Documents (recordings), once numbered. */
@@ -71,9 +79,9 @@ export class FingerprintBuilder {
 
   write(dir: string): { segments: Record<string, SegmentEntry>; part: Record<string, number> } {
     if (!this.numbered) throw new Error('the fingerprint part is written once its documents are numbered');
-    const { renumber, tracks, commons } = this.numbered;
+    const { renumber, tracks, commons, order } = this.numbered;
     const { segments, shards, entries } = this.postings.write(dir, 'fp', 2 ** this.bits, { sparse: true, renumber });
-    segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track: tracks, common: commons });
+    segments['fp-docs'] = writeSegment(dir, 'fp-docs.bin', { track: tracks, common: commons, order });
     return {
       segments,
       part: { docs: this.docs, entries, shards, gram: GRAM, sample: SAMPLE, bucketBits: this.bits },

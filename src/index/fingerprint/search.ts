@@ -22,7 +22,7 @@
  *    such similarities are equal evidence, and one long passage in common marks the source better
  *    than many short ones (a song sharing stock lines, or prose words around an excerpt).
  */
-import { kernel as processKernel, GRAM, POSTINGS, pastDeadline, type CandidateStage, type Candidate, type Kernel, type PostingsLimits } from '../kernel/kernel.js';
+import { kernel as processKernel, GRAM, POSTINGS, orderMask, pastDeadline, type CandidateStage, type Candidate, type Kernel, type PostingsLimits } from '../kernel/kernel.js';
 import { column, type LoadedIndex } from '../store/layout.js';
 
 /**
@@ -54,15 +54,18 @@ const MIN_VERIFIED = 16;
 /** Verification stops at a candidate with fewer votes than this share of a verified match's. */
 const STOP_RATIO = 0.5;
 /*
- * The tie walk. At most MAX_TIED lyrics tied for the most votes (kernel/votes.ts) are looked at after the candidates, when none of
- * the candidates holds the whole query: an exact excerpt whose every key is a cliché of the catalog
- * (a stock line many songs share, each continuing it differently) ties with all of them, and the
- * candidates are only the most popular of those. The tie is first narrowed to the lyrics holding
- * every key the budgets left unread (a lyric holding the whole query holds all of its keys: pairs of
- * grams that follow one another in the query follow one another in that lyric too); of those, the
- * ones whose lyrics hold the query's words (the text index) are verified, most popular first, until
- * one holds the whole query. The candidate stage returns such a tie (`tied`); search() walks it.
+ * The tie walk. An exact excerpt whose every key is a cliché of the catalog (a stock line many songs
+ * share, each continuing it differently) ties for the most votes with all of them, and the
+ * candidates are only the most popular of those. When fewer than `size` candidates hold the whole
+ * query, the rest of the tie is looked at. The candidate stage narrows it to the lyrics holding the
+ * query's word order (kernel/order.ts: every pair of consecutive words inside the query is in the
+ * lyric's sketch), when at most MAX_TIED do, and of those to the lyrics holding every key the
+ * budgets left unread (pairs of grams that follow one another in the query follow one another in
+ * such a lyric too). search() verifies the ones whose lyrics hold the query's words (the text
+ * index), most popular first, until `size` hold the whole query or WALK_READS lyrics were read.
  */
+/** At most this many lyrics of a tie are read and verified (each is a catalog read and a normalisation: ~20 µs). */
+const WALK_READS = 32;
 /** A text with fewer keys than this (a line of a few words) also gets candidates by its words. */
 const FEW_KEYS = 3;
 /** Similarities within this many points of the best answer's are ranked by longest passage… */
@@ -129,7 +132,8 @@ export class FingerprintSearcher {
     const query = this.kernel.normalizeText(text);
     if (query.length < GRAM || this.docs === 0) return [];
     const verified = Math.max(MIN_VERIFIED, 2 * size);
-    const { candidates, keys, tied, unread } = this.stage.candidates(query, verified);
+    const words = this.kernel.wordsOf(query);
+    const { candidates, keys, tied, unread } = this.stage.candidates(query, verified, 1, orderMask(words));
     const grams = this.kernel.queryGrams(query);
     const hits: FingerprintHit[] = [];
     /** Similarity of each recording verified (0 when its lyric holds none of the query). */
@@ -160,18 +164,21 @@ export class FingerprintSearcher {
       }
     };
     verifyCandidates(candidates);
-    // Every candidate tied with more lyrics than were verified, and none holds the whole query (as
+    // The candidates tied with more lyrics, and fewer than `size` of them hold the whole query (as
     // one passage: a lyric holding its lines in pieces, elsewhere and in another order, is not its
-    // source): the rest of the tie, most popular first, until one does (or the deadline).
-    // Only those whose lyrics hold the query's words are read (the first and the last may be cut).
+    // source): the rest of the tie, most popular first, until `size` do (or WALK_READS reads, or the
+    // deadline). Only those whose lyrics hold the query's words are read (the first and the last may be cut).
     const whole = (h: FingerprintHit | undefined) => h !== undefined && h.longest === query.length;
-    if (tied.length > 0 && this.holdingWords && !hits.some(whole)) {
-      const words = this.kernel.wordsOf(query).slice(1, -1);
+    let wholes = hits.filter(whole).length;
+    const inner = words.slice(1, -1);
+    if (tied.length > 0 && this.holdingWords && wholes < size && inner.length > 0) {
       const common = new Map<number, number>();
       for (const doc of tied) if (!seen.has(this.common[doc])) common.set(this.track[doc], this.common[doc]);
-      for (const track of words.length > 0 ? this.holdingWords([...common.keys()], words) : []) {
+      let reads = 0;
+      for (const track of this.holdingWords([...common.keys()], inner)) {
         if (Date.now() > deadline) throw pastDeadline();
-        if (verify(track, common.get(track)!) > 0 && whole(hits.at(-1))) break;
+        if (verify(track, common.get(track)!) > 0 && whole(hits.at(-1)) && ++wholes >= size) break;
+        if (++reads >= WALK_READS) break;
       }
     }
     // A line of a few words may make no key at all (one gram in four is sampled): its words find

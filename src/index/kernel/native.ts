@@ -23,12 +23,13 @@ class NativeCandidateStage implements CandidateStage {
       docs: column(index, 'fp-docs', 'track', 'u32').length,
       bits: index.manifest.parts.fp.bucketBits,
       limits: [limits.base, limits.basePerKey, limits.budget, limits.budgetPerKey, limits.cap],
+      order: column(index, 'fp-docs', 'order', 'u32'),
       shards: packedShards(index, 'fp'),
     });
   }
 
-  candidates(query: string, count: number, scale = 1): Candidates {
-    const [pairs, keys, tied, unread] = this.stage.candidates(query, count, scale);
+  candidates(query: string, count: number, scale = 1, order?: Uint32Array): Candidates {
+    const [pairs, keys, tied, unread] = this.stage.candidates(query, count, scale, order);
     const candidates: Candidate[] = new Array<Candidate>(pairs.length >>> 1);
     for (let i = 0; i < candidates.length; i++) candidates[i] = { doc: pairs[2 * i], vote: pairs[2 * i + 1] };
     return { candidates, keys, tied: Array.from(tied), unread };

@@ -4,11 +4,12 @@
  * the key's rarity (idf), the rarest keys first within postings budgets that grow with the query;
  * when no lyric leads clearly and keys were left unread, the best-voted lyrics also get the votes of
  * the shortest unread lists (refine); a tie of more lyrics than the candidates is narrowed to those
- * holding every unread key (holdingEvery). This is the TypeScript reference; native-index/ has the
+ * holding the query's word order (kernel/order.ts) and every unread key (holdingEvery). This is the TypeScript reference; native-index/ has the
  * same stage in C++ (native-index/src/fingerprint.cc), which must give the same answers.
  */
 import { indexKeys } from './grams.js';
 import { TopK } from './topk.js';
+import { holdsOrder, ORDER_WORDS } from './order.js';
 import { column, type LoadedIndex } from '../store/layout.js';
 import { PackedPostingsView } from '../store/postings.js';
 import { BLOCK, BLOCK_SHIFT, type PackedList } from '../store/packed.js';
@@ -36,8 +37,16 @@ const REFINED = 256;
 const REFINE_LISTS = 8;
 /** …when the runner-up holds at least this share of the best vote (no clear leader). */
 const AMBIGUOUS = 0.7;
-/** At most this many lyrics tied for the most votes are returned (fingerprint/search.ts MAX_TIED says why). */
+/**
+ * At most this many lyrics tied for the most votes are returned, of those holding the query's word
+ * order when it has one (fingerprint/search.ts says why); a larger tie is not returned.
+ */
 export const MAX_TIED = 512;
+/**
+ * When only the first list was read (its lyrics all tie), at most this many of them, the most
+ * popular, are checked for the query's word order: a stock line's list may hold most of the catalog.
+ */
+export const TIE_SCANNED = 16_384;
 /** A vote board's byte at this value means the lyric's vote is in its 16-bit board (FingerprintVotes.votes). */
 const SATURATED = 0xff;
 
@@ -53,8 +62,9 @@ export interface Candidates {
   /** How many of the query's keys have postings. */
   keys: number;
   /**
-   * When more documents tie for the most votes than there are candidates (and at most MAX_TIED):
-   * those holding every key left unread, ascending; else empty.
+   * When more documents tie for the most votes than there are candidates: those holding the word
+   * order asked for and every key left unread, ascending, when at most MAX_TIED hold the order;
+   * else empty.
    */
   tied: number[];
   /** Whether some keys with postings were left unread. */
@@ -65,9 +75,10 @@ export interface Candidates {
 export interface CandidateStage {
   /**
    * The `count` documents with the most weighted votes for a normalised query, best first, with the
-   * budgets `scale` times the limits' (a second pass: at most `scale` times the cap).
+   * budgets `scale` times the limits' (a second pass: at most `scale` times the cap). `order`: the
+   * word-order sketch bits (kernel/order.ts orderMask) a tied lyric must have to be returned.
    */
-  candidates(query: string, count: number, scale?: number): Candidates;
+  candidates(query: string, count: number, scale?: number, order?: Uint32Array): Candidates;
 }
 
 /** The TypeScript candidate stage. */
@@ -87,6 +98,8 @@ export class FingerprintVotes implements CandidateStage {
   private readonly votes: Uint8Array;
   private readonly exact: Uint16Array;
   private readonly touched: Uint32Array;
+  /** Each document's word-order sketch, ORDER_WORDS words apiece. */
+  private readonly sketches: Uint32Array;
   private scratch = new Uint32Array(4096);
   private readonly bits: number;
 
@@ -97,14 +110,17 @@ export class FingerprintVotes implements CandidateStage {
     this.votes = new Uint8Array(this.docs);
     this.exact = new Uint16Array(this.docs);
     this.touched = new Uint32Array(this.docs + 1);
+    this.sketches = column(index, 'fp-docs', 'order', 'u32');
+    if (this.sketches.length !== this.docs * ORDER_WORDS) throw new Error(`fingerprint index: ${this.sketches.length} word-order words for ${this.docs} documents`);
   }
 
   /**
    * Documents with the most weighted votes, best first (the budgets `scale` times this.limits', a
    * second pass's at most `scale` times its cap), how many
-   * of the query's keys have postings, and whether some of those were left unread.
+   * of the query's keys have postings, whether some of those were left unread, and the tie holding
+   * the `order` asked for (Candidates.tied).
    */
-  candidates(query: string, count: number, scale = 1): Candidates {
+  candidates(query: string, count: number, scale = 1, order?: Uint32Array): Candidates {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
     const keys = indexKeys(query, this.scratch, this.bits);
     const lists: PackedList[] = [];
@@ -213,12 +229,19 @@ export class FingerprintVotes implements CandidateStage {
     const floor = best * VOTE_FLOOR;
     const leading = unread.length > 0 ? Math.max(REFINED, count) : count;
     const top = new TopK(leading);
-    /** The lyrics with the most votes (while they are few enough to verify). */
+    /** The lyrics with the most votes holding the order asked for (while they are few enough to verify)… */
     let tied: number[] = [];
+    /** …of how many with the most votes. */
+    let tiedAll = 0;
+    const { sketches } = this;
     if (pending) {
       // Only the first list was read: its lyrics tie, and ties go to the lower document.
-      const first = lists[0].decode(this.decoded, Math.min(lists[0].length, Math.max(MAX_TIED + 1, leading)));
-      for (let i = 0; i < first.length && i <= MAX_TIED; i++) tied.push(first[i]);
+      const scanned = order ? TIE_SCANNED : MAX_TIED + 1;
+      const first = lists[0].decode(this.decoded, Math.min(lists[0].length, Math.max(scanned, leading)));
+      tiedAll = lists[0].length;
+      for (let i = 0; i < first.length && i < scanned && tied.length <= MAX_TIED; i++) {
+        if (!order || holdsOrder(sketches, first[i], order)) tied.push(first[i]);
+      }
       for (let i = 0; i < first.length && i < leading; i++) top.push(first[i], best);
     }
     // Votes are whole numbers: at least the floor is at least its ceiling.
@@ -230,7 +253,10 @@ export class FingerprintVotes implements CandidateStage {
       const vote = small === SATURATED ? exact[doc] : small;
       votes[doc] = 0;
       if (vote < least) continue;
-      if (vote === best && tied.length <= MAX_TIED) tied.push(doc);
+      if (vote === best) {
+        tiedAll++;
+        if (tied.length <= MAX_TIED && (!order || holdsOrder(sketches, doc, order))) tied.push(doc);
+      }
       // Equal votes go to the lower document, the more popular recording (documents are numbered by popularity).
       if (vote >= entry) {
         top.push(doc, vote);
@@ -242,9 +268,9 @@ export class FingerprintVotes implements CandidateStage {
     // candidate list is only used when there is none.
     const refining = unread.length > 0 && leaders.length > 1 && leaders[1].vote >= AMBIGUOUS * leaders[0].vote;
     const candidates = refining ? refine(leaders, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : leaders.slice(0, count);
-    // Only a tie larger than the candidates is verified further, and only one small enough; of it,
-    // only the lyrics that may hold the whole query.
-    if (tied.length <= candidates.length || tied.length > MAX_TIED) tied = [];
+    // Only a tie larger than the candidates is verified further, and only when few enough of it hold
+    // the query's word order; of those, only the lyrics that may hold the whole query.
+    if (tiedAll <= candidates.length || tied.length > MAX_TIED) tied = [];
     else tied = holdingEvery(tied.sort((a, b) => a - b), unread);
     return { candidates, keys: lists.length, tied, unread: unread.length > 0 };
   }

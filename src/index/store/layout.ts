@@ -16,7 +16,7 @@ import path from 'node:path';
 import { processAlive } from '../../util/lock-file.js';
 
 /** Version of the segment layout; a generation written with another one is rebuilt, not read. */
-export const INDEX_FORMAT = 7;
+export const INDEX_FORMAT = 8;
 
 /** A typed array's element type as stored. */
 export type ColumnType = 'u8' | 'u16' | 'u32' | 'f32';

@@ -165,5 +165,39 @@ for (const { name, kernel } of testKernels()) {
       t.ok(read.length <= 18, `${read.length} lyrics read in all`);
       t.equal(read.at(-1), 1, 'the last of them the song holding the text');
     });
+
+    t.test('a tie of more lyrics than MAX_TIED: those holding the text\'s word order are walked, and every one holding it whole is listed', async (t) => {
+      const [l1, l2, l3] = [70, 71, 72].map((seed) => passage(seed, 5));
+      const reversed = (line: string) => line.split(' ').reverse().join(' ');
+      // Three of the least popular songs hold the three lines in order; 1,200 more popular ones hold
+      // every word and most keys of them, l1 or l3 reversed: every key of the text is in 600 or more
+      // lyrics, past MAX_TIED (512).
+      const songs = [1, 2, 3].map((id) => song(id, id, [passage(4000 + id, 4), l1, l2, l3]));
+      for (let i = 0; i < 600; i++) songs.push(song(1000 + i, 50, [l1, l2, passage(2000 + i, 4), reversed(l3)]), song(2000 + i, 50, [reversed(l1), l2, l3, passage(3000 + i, 4)]));
+      const data = await dataDirOf([ARTIST, ALBUM, ...songs]);
+      const catalog = Catalog.open(data);
+      t.teardown(() => catalog.close());
+      const index = await loadGenerationAsync(currentGeneration(data)!);
+      const read: number[] = [];
+      const lyricsOf = (id: number) => {
+        read.push(id);
+        const body = catalog.getContent('lyrics', id)?.lyrics_body;
+        return body === undefined ? undefined : kernel.normalizeText(body);
+      };
+      const holdingWords = (tracks: readonly number[], words: readonly string[]) =>
+        tracks.filter((id) => words.every((w) => kernel.wordsOf(kernel.normalizeText(catalog.getContent('lyrics', id)?.lyrics_body ?? '')).includes(w)));
+      const query = [l1, l2, l3].join('\n');
+      const tight = { base: 1, basePerKey: 0, budget: 1, budgetPerKey: 0, cap: 1 };
+      const searcher = new FingerprintSearcher(index, lyricsOf, (_, track) => ({ tracks: [track], popularity: track }), undefined, holdingWords, tight, kernel);
+      const hits = searcher.search(query, 5, Infinity);
+      const whole = hits.filter((h) => h.longest === kernel.normalizeText(query).length).map((h) => h.track);
+      t.same(whole, [3, 2, 1], 'the three songs holding the text whole, most popular first');
+      t.same(hits.slice(0, 3).map((h) => h.track), [3, 2, 1], 'ahead of the rest');
+      t.ok(hits.slice(0, 3).every((h) => Math.round(h.similarity) === 33), `sharing the evidence: ${hits.slice(0, 3).map((h) => h.similarity.toFixed(1))}`);
+      // The candidates (16, and refinement may add one), then only the lyrics holding the order.
+      const walked = read.filter((id) => id < 1000);
+      t.same(walked.sort(), [1, 2, 3], 'of the tie, only the three are read');
+      t.ok(read.length <= 20, `${read.length} lyrics read in all`);
+    });
   });
 }

@@ -9,11 +9,11 @@
 import t from 'tap';
 import { Catalog } from '../../../src/catalog/store.js';
 import { generateCatalog } from '../../../src/generate/index.js';
-import { currentGeneration, loadGenerationAsync } from '../../../src/index/store/layout.js';
+import { column, currentGeneration, loadGenerationAsync } from '../../../src/index/store/layout.js';
 import { packedShards } from '../../../src/index/store/postings.js';
 import { FingerprintSearcher } from '../../../src/index/fingerprint/search.js';
 import { makeEngines } from '../../../src/index/service/engines.js';
-import { tsKernel, type Kernel } from '../../../src/index/kernel/kernel.js';
+import { ORDER_WORDS, tsKernel, type Kernel } from '../../../src/index/kernel/kernel.js';
 import { nativeAddon, type NativeShard } from '../../../src/util/native.js';
 import { TextIndex } from '../../../src/index/text/text-index.js';
 import { TextSearcher, type TrackQuery } from '../../../src/index/text/search.js';
@@ -262,7 +262,14 @@ t.test('a corrupt fingerprint segment is refused at load, never read outside its
   const index = await loadGenerationAsync(currentGeneration(data)!);
   const shards = packedShards(index, 'fp') as NativeShard[];
   const docs = index.manifest.parts.fp.docs;
-  const description = (shard: NativeShard) => ({ docs, bits: index.manifest.parts.fp.bucketBits, limits: [10_000, 250, 40_000, 1000, 160_000], shards: [shard] });
+  const order = column(index, 'fp-docs', 'order', 'u32');
+  const description = (shard: NativeShard, docCount = docs) => ({
+    docs: docCount,
+    bits: index.manifest.parts.fp.bucketBits,
+    limits: [10_000, 250, 40_000, 1000, 160_000],
+    order: order.subarray(0, Math.max(0, docCount) * ORDER_WORDS),
+    shards: [shard],
+  });
   const good = shards[0];
   t.doesNotThrow(() => new addon.FingerprintVotes(description(good)), 'the real shard loads');
   const copy = <T extends Uint8Array | Uint32Array>(a: T): T => a.slice() as T;
@@ -284,16 +291,20 @@ t.test('a corrupt fingerprint segment is refused at load, never read outside its
   }
   for (const [what, shard, message] of cases) t.throws(() => new addon.FingerprintVotes(description(shard)), message, what);
   t.throws(() => new addon.FingerprintVotes({ ...description(good), docs: -1 }), /docs/, 'a negative board');
+  t.throws(() => new addon.FingerprintVotes({ ...description(good), order: order.subarray(ORDER_WORDS) }), /order must hold/, 'a word-order column short of the documents');
+  t.throws(() => new addon.FingerprintVotes({ ...description(good), order: undefined as never }), /order/, 'no word-order column');
   t.throws(() => new addon.FingerprintVotes(undefined as never), /description/, 'no description');
 
   // Postings past the board (documents the docs column does not have) are read, not counted.
-  const small = new addon.FingerprintVotes({ ...description(good), docs: 2 });
+  const small = new addon.FingerprintVotes(description(good, 2));
   const text = tsKernel.normalizeText([...generateCatalog({ tracks: 3, seed: 3 }).lines].join(' '));
   const [pairs] = small.candidates(text, 10, 1);
   t.ok([...pairs].every((v, i) => i % 2 === 1 || v < 2), 'only documents of the board are candidates');
   t.throws(() => small.candidates(42 as unknown as string, 10, 1), /must be a string/);
   t.throws(() => small.candidates(text, -1, 1), /count/);
   t.throws(() => small.candidates(text, 10, 0.5), /scale/);
+  t.throws(() => small.candidates(text, 10, 1, new Uint32Array(3)), /order must be a Uint32Array of 8/);
+  t.throws(() => small.candidates(text, 10, 1, [1, 2] as unknown as Uint32Array), /order must be/);
   t.throws(() => new addon.QueryGrams('text', new Int32Array(1)), /Int32Array of 2/);
   // An intersection's stored list is checked against its columns before a block is read.
   const clause = (patch: Partial<NativeShard>, start = 0, length = 100): Parameters<typeof addon.intersect>[0][number] => {
