@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { everyId, type Catalog } from '../../catalog/store.js';
-import { kernel, GRAM, ORDER_WORDS, SAMPLE, bucketBitsFor, orderSketch } from '../kernel/kernel.js';
+import { kernel, GRAM, ORDER_WORDS, SAMPLE, bucketBitsFor, lyricSketch } from '../kernel/kernel.js';
 import { LEFT_OUT, PostingsBuilder, U32List } from '../store/postings.js';
 import { writeSegment, type SegmentEntry } from '../store/layout.js';
 
@@ -37,7 +37,7 @@ export class FingerprintBuilder {
     this.offered.commons.push(commontrackId);
     this.offered.chars.push(text.length);
     this.sketch.fill(0);
-    orderSketch(kernel.wordsOf(text), this.sketch, 0);
+    lyricSketch(text, this.sketch, 0);
     this.offered.order.pushAll(this.sketch);
     return this.offered.tracks.length - 1;
   }

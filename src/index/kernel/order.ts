@@ -14,6 +14,8 @@
  * of the bits). One bit per pair (not two) is what that density favours.
  */
 
+import { hasUnspaced, wordsOf } from './normalize.js';
+
 /** Bits of a document's sketch… */
 export const ORDER_BITS = 256;
 /** …in this many 32-bit words (the `order` column of `fp-docs` holds ORDER_WORDS per document). */
@@ -38,8 +40,8 @@ function pairBit(first: number, second: number): number {
 }
 
 /**
- * Sets the bits of every pair of consecutive `words` in `out[at .. at + ORDER_WORDS)` (a lyric's
- * sketch: `wordsOf` its normalised text; bits already set stay).
+ * Sets the bits of every pair of consecutive `words` in `out[at .. at + ORDER_WORDS)` (bits already
+ * set stay).
  */
 export function orderSketch(words: readonly string[], out: Uint32Array, at: number): void {
   let previous = words.length > 0 ? wordHash(words[0]) : 0;
@@ -48,6 +50,38 @@ export function orderSketch(words: readonly string[], out: Uint32Array, at: numb
     const bit = pairBit(previous, h);
     out[at + (bit >>> 5)] |= 1 << (bit & 31);
     previous = h;
+  }
+}
+
+/**
+ * A lyric's sketch, from its normalised text, in `out[at …]`: orderSketch of `wordsOf(normalized)`.
+ * Without a script written without spaces (which `wordsOf` cuts into pairs of characters) its words
+ * are its runs between spaces, hashed where they lie: making the array of a 1.4 KB lyric's words
+ * cost about as much as its fingerprint keys.
+ */
+export function lyricSketch(normalized: string, out: Uint32Array, at: number): void {
+  if (hasUnspaced(normalized)) {
+    orderSketch(wordsOf(normalized), out, at);
+    return;
+  }
+  // normalized.split(' '), word by word: every space ends one.
+  let previous = 0;
+  let h = 0x811c9dc5;
+  let first = true;
+  for (let i = 0; i <= normalized.length; i++) {
+    const c = i < normalized.length ? normalized.charCodeAt(i) : 0x20;
+    if (c !== 0x20) {
+      h = Math.imul(h ^ c, 0x01000193);
+      continue;
+    }
+    h >>>= 0;
+    if (!first) {
+      const bit = pairBit(previous, h);
+      out[at + (bit >>> 5)] |= 1 << (bit & 31);
+    }
+    first = false;
+    previous = h;
+    h = 0x811c9dc5;
   }
 }
 

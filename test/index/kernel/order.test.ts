@@ -5,12 +5,13 @@
  */
 import t from 'tap';
 import { generateCatalog } from '../../../src/generate/index.js';
-import { holdsOrder, orderMask, orderSketch, ORDER_BITS, ORDER_WORDS } from '../../../src/index/kernel/order.js';
+import { holdsOrder, lyricSketch, orderMask, orderSketch, ORDER_BITS, ORDER_WORDS } from '../../../src/index/kernel/order.js';
 import { normalizeText, wordsOf } from '../../../src/index/kernel/normalize.js';
 
+/** A lyric's sketch as the index build makes it. */
 const sketchOf = (normalized: string): Uint32Array => {
   const out = new Uint32Array(ORDER_WORDS);
-  orderSketch(wordsOf(normalized), out, 0);
+  lyricSketch(normalized, out, 0);
   return out;
 };
 
@@ -53,6 +54,22 @@ t.test('a lyric holds the mask of every passage cut from it, at any character', 
   }
   t.ok(masks > 2000, `${masks} passages with pairs inside them`);
   t.equal(missed, 0, 'none of them lacks a bit');
+});
+
+t.test('a lyric\'s sketch read from its text is the sketch of its words, in every script', async (t) => {
+  const texts = [
+    ...[...generateCatalog({ tracks: 40, seed: 13 }).lines].map((line) => (JSON.parse(line) as { lyrics?: { lyrics_body?: string } }).lyrics?.lyrics_body ?? ''),
+    ...MIXED,
+    '', 'one', 'two words', '東京', 'a 東 b', '東京タワー tower',
+  ].map(normalizeText);
+  for (const text of texts) {
+    const words = new Uint32Array(ORDER_WORDS);
+    orderSketch(wordsOf(text), words, 0);
+    t.same(sketchOf(text), words, text.slice(0, 30));
+  }
+  const out = new Uint32Array(3 * ORDER_WORDS).fill(1);
+  lyricSketch(normalizeText('a b c'), out, ORDER_WORDS);
+  t.same([...out.subarray(0, ORDER_WORDS)], new Array(ORDER_WORDS).fill(1), 'only its place is written');
 });
 
 t.test('a text of fewer than four words has no mask; its first and last words are not in it', async (t) => {
