@@ -431,7 +431,8 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   size_t tiedAll = 0;
   if (pending) {
     const PostingList& first = lists_[0];
-    const size_t scanned = order != nullptr ? kTieScanned : kMaxTied + 1;
+    // A tie of at most `count` lyrics is all candidates: none is scanned for its order.
+    const size_t scanned = order == nullptr ? kMaxTied + 1 : first.length > count ? kTieScanned : 0;
     const uint32_t m = std::min<uint32_t>(first.length, static_cast<uint32_t>(std::max(scanned, leading)));
     tiedAll = first.length;
     for (uint32_t i = 0; i < m; i++) {

@@ -235,8 +235,9 @@ export class FingerprintVotes implements CandidateStage {
     let tiedAll = 0;
     const { sketches } = this;
     if (pending) {
-      // Only the first list was read: its lyrics tie, and ties go to the lower document.
-      const scanned = order ? TIE_SCANNED : MAX_TIED + 1;
+      // Only the first list was read: its lyrics tie, and ties go to the lower document. (A tie of
+      // at most `count` lyrics is all candidates: none is scanned for its order.)
+      const scanned = !order ? MAX_TIED + 1 : lists[0].length > count ? TIE_SCANNED : 0;
       const first = lists[0].decode(this.decoded, Math.min(lists[0].length, Math.max(scanned, leading)));
       tiedAll = lists[0].length;
       for (let i = 0; i < first.length && i < scanned && tied.length <= MAX_TIED; i++) {
