@@ -26,8 +26,9 @@ constexpr size_t kRefineLists = 8;
 constexpr double kAmbiguous = 0.7;
 constexpr size_t kMaxTied = 512;
 constexpr size_t kTieScanned = 16384;
-// kernel/order.ts's: 32-bit words of a document's word-order sketch.
+// kernel/order.ts's: 32-bit words of a document's word-order sketch; a query's order is those and two pair bits.
 constexpr size_t kOrderWords = 8;
+constexpr size_t kOrderBits = kOrderWords * 32;
 constexpr uint8_t kSaturated = 0xff;
 constexpr uint32_t kBlock = 128;
 // kernel/coverage.ts's: runs that count alone or with a neighbour, and the steps spent choosing starts.
@@ -289,7 +290,8 @@ uint32_t FingerprintVotes::Weight(uint32_t length) const {
 }
 
 // candidates(query, count, scale, order?): [candidates (document, vote pairs, best first), keys with postings,
-// tied documents holding `order` (ascending), whether keys were left unread] — kernel/votes.ts FingerprintVotes.candidates.
+// tied documents holding `order` (by tier, ascending in each), whether keys were left unread] — kernel/votes.ts
+// FingerprintVotes.candidates.
 Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   double countArg, scale;
@@ -301,18 +303,30 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   const uint32_t* order = nullptr;
   if (info.Length() > 3 && !info[3].IsUndefined()) {
     size_t orderLength;
-    if (!TypedArrayData(env, info[3], napi_uint32_array, &order, &orderLength) || orderLength != kOrderWords) {
-      Napi::TypeError::New(env, "order must be a Uint32Array of " + std::to_string(kOrderWords) + " words").ThrowAsJavaScriptException();
+    if (!TypedArrayData(env, info[3], napi_uint32_array, &order, &orderLength) || orderLength != kOrderWords + 2 ||
+        order[kOrderWords] >= kOrderBits || order[kOrderWords + 1] >= kOrderBits) {
+      Napi::TypeError::New(env, "order must be a Uint32Array of " + std::to_string(kOrderWords) + " mask words and two pair bits below " +
+                                    std::to_string(kOrderBits)).ThrowAsJavaScriptException();
       return env.Undefined();
     }
   }
-  // Whether a document's sketch has every bit of `order` (kernel/order.ts holdsOrder).
-  const auto holdsOrder = [this, order](uint32_t doc) {
+  // How much of `order` a document's sketch holds (kernel/order.ts orderTier): -1 without every inner bit, else
+  // how many of the first and the last pair's bits it has.
+  const auto orderTier = [this, order](uint32_t doc) {
     const uint32_t* sketch = order_ + static_cast<size_t>(doc) * kOrderWords;
     for (size_t i = 0; i < kOrderWords; i++) {
-      if ((sketch[i] & order[i]) != order[i]) return false;
+      if ((sketch[i] & order[i]) != order[i]) return -1;
     }
-    return true;
+    const uint32_t first = order[kOrderWords], last = order[kOrderWords + 1];
+    return static_cast<int>(((sketch[first >> 5] >> (first & 31)) & 1) + ((sketch[last >> 5] >> (last & 31)) & 1));
+  };
+  // The lyrics with the most votes (kernel/votes.ts Tie): with an order, in tiers by orderTier (2, 1, 0), each
+  // kept up to kMaxTied + 1; without one, all in the first.
+  std::vector<uint32_t> tiers[3];
+  size_t tiedAll = 0;
+  const auto addTied = [&](uint32_t doc) {
+    const int tier = order != nullptr ? 2 - orderTier(doc) : 0;
+    if (tier < 3 && tiers[tier].size() <= kMaxTied) tiers[tier].push_back(doc);
   };
   const size_t count = static_cast<size_t>(countArg);
   keys_.resize(std::max<size_t>(text_.size(), 1));
@@ -426,9 +440,6 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   const double floor = best * kVoteFloor;
   const size_t leading = unread ? std::max(kRefined, count) : count;
   TopK<Candidate, Better> top(leading);
-  // The lyrics with the most votes holding `order` (while few enough to verify), of how many with the most votes.
-  std::vector<uint32_t> tied;
-  size_t tiedAll = 0;
   if (pending) {
     const PostingList& first = lists_[0];
     // A tie of at most `count` lyrics is all candidates: none is scanned for its order.
@@ -438,7 +449,7 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
     for (uint32_t i = 0; i < m; i++) {
       const uint32_t doc = first.At(i);
       if (doc >= docs) continue;
-      if (i < scanned && tied.size() <= kMaxTied && (order == nullptr || holdsOrder(doc))) tied.push_back(doc);
+      if (i < scanned) addTied(doc);
       if (i < leading) top.Push({doc, best});
     }
   }
@@ -452,7 +463,7 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
     if (vote < least) continue;
     if (vote == best) {
       tiedAll++;
-      if (tied.size() <= kMaxTied && (order == nullptr || holdsOrder(doc))) tied.push_back(doc);
+      addTied(doc);
     }
     top.Push({doc, vote});
   }
@@ -464,11 +475,16 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   } else {
     candidates.assign(leaders.begin(), leaders.begin() + std::min(count, leaders.size()));
   }
-  if (tiedAll <= candidates.size() || tied.size() > kMaxTied) {
-    tied.clear();
-  } else {
-    std::sort(tied.begin(), tied.end());
-    HoldingEvery(tied, unreadFrom);
+  // Only a tie larger than the candidates is verified further: narrowed to the lyrics holding every unread key,
+  // tier by tier, at most kMaxTied; without an order, none when more than kMaxTied tie.
+  std::vector<uint32_t> tied;
+  if (tiedAll > candidates.size() && (order != nullptr || tiers[0].size() <= kMaxTied)) {
+    for (std::vector<uint32_t>& tier : tiers) {
+      if (tied.size() >= kMaxTied) break;
+      std::sort(tier.begin(), tier.end());
+      HoldingEvery(tier, unreadFrom);
+      for (size_t i = 0; i < tier.size() && tied.size() < kMaxTied; i++) tied.push_back(tier[i]);
+    }
   }
 
   Napi::Uint32Array out = Napi::Uint32Array::New(env, candidates.size() * 2);

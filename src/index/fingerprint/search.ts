@@ -62,9 +62,14 @@ const STOP_RATIO = 0.5;
  * lyric's sketch), when at most MAX_TIED do, and of those to the lyrics holding every key the
  * budgets left unread (pairs of grams that follow one another in the query follow one another in
  * such a lyric too). search() verifies the ones whose lyrics hold the query's words (the text
- * index), most popular first, until `size` hold the whole query or WALK_READS lyrics were read.
+ * index), most popular first, until `size` hold the whole query (or WALK_READS more were read after the first).
  */
-/** At most this many lyrics of a tie are read and verified (each is a catalog read and a normalisation: ~20 µs). */
+/**
+ * Once a lyric holding the whole query is found, at most this many more of a tie are read (each is
+ * a catalog read and a normalisation: ~20 µs). Until then the walk goes on: lyrics that differ from
+ * the query only in its first or last word (which may be cut, so the word order leaves them out)
+ * pass the word order, and a stock passage can have dozens of them before its source.
+ */
 const WALK_READS = 32;
 /** A text with fewer keys than this (a line of a few words) also gets candidates by its words. */
 const FEW_KEYS = 3;
@@ -166,8 +171,8 @@ export class FingerprintSearcher {
     verifyCandidates(candidates);
     // The candidates tied with more lyrics, and fewer than `size` of them hold the whole query (as
     // one passage: a lyric holding its lines in pieces, elsewhere and in another order, is not its
-    // source): the rest of the tie, most popular first, until `size` do (or WALK_READS reads, or the
-    // deadline). Only those whose lyrics hold the query's words are read (the first and the last may be cut).
+    // source): the rest of the tie, most popular first, until `size` do (once one does, at most
+    // WALK_READS more reads; or the deadline). Only those whose lyrics hold the query's words are read (the first and the last may be cut).
     const whole = (h: FingerprintHit | undefined) => h !== undefined && h.longest === query.length;
     let wholes = hits.filter(whole).length;
     const inner = words.slice(1, -1);
@@ -178,7 +183,7 @@ export class FingerprintSearcher {
       for (const track of this.holdingWords([...common.keys()], inner)) {
         if (Date.now() > deadline) throw pastDeadline();
         if (verify(track, common.get(track)!) > 0 && whole(hits.at(-1)) && ++wholes >= size) break;
-        if (++reads >= WALK_READS) break;
+        if (wholes > 0 && ++reads >= WALK_READS) break;
       }
     }
     // A line of a few words may make no key at all (one gram in four is sampled): its words find

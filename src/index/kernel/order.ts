@@ -86,21 +86,40 @@ export function lyricSketch(normalized: string, out: Uint32Array, at: number): v
 }
 
 /**
- * The bits a lyric holding the whole text must have in its sketch (the pairs of its words but the
- * first and the last), or undefined when the text has no such pair (fewer than four words).
+ * What a lyric holding the whole text must have in its sketch, ORDER_WORDS + 2 words: the bits of
+ * the pairs inside the text (its words but the first and the last, which an excerpt may cut), then
+ * the bits of its first pair and of its last pair (a lyric holding those too holds the text from
+ * word to word: orderTier). Undefined when the text has fewer than four words (no inner pair).
  */
 export function orderMask(words: readonly string[]): Uint32Array | undefined {
   const inner = words.slice(1, -1);
   if (inner.length < 2) return undefined;
-  const mask = new Uint32Array(ORDER_WORDS);
+  const mask = new Uint32Array(ORDER_WORDS + 2);
   orderSketch(inner, mask, 0);
+  const n = words.length;
+  mask[ORDER_WORDS] = pairBit(wordHash(words[0]), wordHash(words[1]));
+  mask[ORDER_WORDS + 1] = pairBit(wordHash(words[n - 2]), wordHash(words[n - 1]));
   return mask;
 }
 
-/** Whether document `doc`'s sketch in `sketches` has every bit of `mask`. */
+/** Whether document `doc`'s sketch in `sketches` has every inner bit of `mask` (orderMask). */
 export function holdsOrder(sketches: Uint32Array, doc: number, mask: Uint32Array): boolean {
   const at = doc * ORDER_WORDS;
   // A bit of the mask the sketch lacks (not `(s & m) !== m`: `&` gives a signed number, the array's words are unsigned).
   for (let i = 0; i < ORDER_WORDS; i++) if ((mask[i] & ~sketches[at + i]) !== 0) return false;
   return true;
+}
+
+/**
+ * How much of a text's word order document `doc` holds: -1 when it lacks an inner pair (it cannot
+ * hold the text whole), else how many of the first and the last pair it holds too (0–2). A text cut
+ * inside its first or last word is held whole by a lyric of tier 1; one whose first and last words
+ * are whole, by a lyric of tier 2.
+ */
+export function orderTier(sketches: Uint32Array, doc: number, mask: Uint32Array): number {
+  if (!holdsOrder(sketches, doc, mask)) return -1;
+  const at = doc * ORDER_WORDS;
+  const first = mask[ORDER_WORDS];
+  const last = mask[ORDER_WORDS + 1];
+  return ((sketches[at + (first >>> 5)] >>> (first & 31)) & 1) + ((sketches[at + (last >>> 5)] >>> (last & 31)) & 1);
 }

@@ -9,7 +9,7 @@
  */
 import { indexKeys } from './grams.js';
 import { TopK } from './topk.js';
-import { holdsOrder, ORDER_WORDS } from './order.js';
+import { orderTier, ORDER_WORDS } from './order.js';
 import { column, type LoadedIndex } from '../store/layout.js';
 import { PackedPostingsView } from '../store/postings.js';
 import { BLOCK, BLOCK_SHIFT, type PackedList } from '../store/packed.js';
@@ -38,8 +38,9 @@ const REFINE_LISTS = 8;
 /** …when the runner-up holds at least this share of the best vote (no clear leader). */
 const AMBIGUOUS = 0.7;
 /**
- * At most this many lyrics tied for the most votes are returned, of those holding the query's word
- * order when it has one (fingerprint/search.ts says why); a larger tie is not returned.
+ * At most this many lyrics tied for the most votes are returned (fingerprint/search.ts says why): of
+ * those holding the query's word order, the ones holding the most of it first; without a word
+ * order (a text of fewer than four words), a larger tie is not returned.
  */
 export const MAX_TIED = 512;
 /**
@@ -62,9 +63,10 @@ export interface Candidates {
   /** How many of the query's keys have postings. */
   keys: number;
   /**
-   * When more documents tie for the most votes than there are candidates: those holding the word
-   * order asked for and every key left unread, ascending, when at most MAX_TIED hold the order;
-   * else empty.
+   * When more documents tie for the most votes than there are candidates: at most MAX_TIED of those
+   * holding the word order asked for and every key left unread, by tier of word order (those
+   * holding the text's first and last pairs too first: kernel/order.ts orderTier), ascending within
+   * a tier. Without a word order: all of them, ascending, when at most MAX_TIED tie. Else empty.
    */
   tied: number[];
   /** Whether some keys with postings were left unread. */
@@ -76,7 +78,7 @@ export interface CandidateStage {
   /**
    * The `count` documents with the most weighted votes for a normalised query, best first, with the
    * budgets `scale` times the limits' (a second pass: at most `scale` times the cap). `order`: the
-   * word-order sketch bits (kernel/order.ts orderMask) a tied lyric must have to be returned.
+   * text's word order (kernel/order.ts orderMask), which a tied lyric must hold to be returned.
    */
   candidates(query: string, count: number, scale?: number, order?: Uint32Array): Candidates;
 }
@@ -229,20 +231,15 @@ export class FingerprintVotes implements CandidateStage {
     const floor = best * VOTE_FLOOR;
     const leading = unread.length > 0 ? Math.max(REFINED, count) : count;
     const top = new TopK(leading);
-    /** The lyrics with the most votes holding the order asked for (while they are few enough to verify)… */
-    let tied: number[] = [];
-    /** …of how many with the most votes. */
-    let tiedAll = 0;
-    const { sketches } = this;
+    /** The lyrics with the most votes, by how much of the query's word order they hold. */
+    const tie = new Tie(this.sketches, order);
     if (pending) {
       // Only the first list was read: its lyrics tie, and ties go to the lower document. (A tie of
       // at most `count` lyrics is all candidates: none is scanned for its order.)
       const scanned = !order ? MAX_TIED + 1 : lists[0].length > count ? TIE_SCANNED : 0;
       const first = lists[0].decode(this.decoded, Math.min(lists[0].length, Math.max(scanned, leading)));
-      tiedAll = lists[0].length;
-      for (let i = 0; i < first.length && i < scanned && tied.length <= MAX_TIED; i++) {
-        if (!order || holdsOrder(sketches, first[i], order)) tied.push(first[i]);
-      }
+      tie.all = lists[0].length;
+      for (let i = 0; i < first.length && i < scanned; i++) tie.add(first[i]);
       for (let i = 0; i < first.length && i < leading; i++) top.push(first[i], best);
     }
     // Votes are whole numbers: at least the floor is at least its ceiling.
@@ -255,8 +252,8 @@ export class FingerprintVotes implements CandidateStage {
       votes[doc] = 0;
       if (vote < least) continue;
       if (vote === best) {
-        tiedAll++;
-        if (tied.length <= MAX_TIED && (!order || holdsOrder(sketches, doc, order))) tied.push(doc);
+        tie.all++;
+        tie.add(doc);
       }
       // Equal votes go to the lower document, the more popular recording (documents are numbered by popularity).
       if (vote >= entry) {
@@ -269,16 +266,47 @@ export class FingerprintVotes implements CandidateStage {
     // candidate list is only used when there is none.
     const refining = unread.length > 0 && leaders.length > 1 && leaders[1].vote >= AMBIGUOUS * leaders[0].vote;
     const candidates = refining ? refine(leaders, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : leaders.slice(0, count);
-    // Only a tie larger than the candidates is verified further, and only when few enough of it hold
-    // the query's word order; of those, only the lyrics that may hold the whole query.
-    if (tiedAll <= candidates.length || tied.length > MAX_TIED) tied = [];
-    else tied = holdingEvery(tied.sort((a, b) => a - b), unread);
+    // Only a tie larger than the candidates is verified further; of it, only the lyrics that may hold the whole query.
+    const tied = tie.all <= candidates.length ? [] : tie.narrowed(unread);
     return { candidates, keys: lists.length, tied, unread: unread.length > 0 };
   }
 
   /** A key's vote: idf in eighths, at least 1. */
   private weight(list: { length: number }): number {
     return Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
+  }
+}
+
+/**
+ * The lyrics tied for the most votes (Candidates.tied): with a word order, in three tiers by how much
+ * of it they hold (orderTier 2, 1, 0; those lacking an inner pair are left out), each kept up to
+ * MAX_TIED + 1 in the order they come; without one, all in one tier.
+ */
+class Tie {
+  /** How many lyrics tie, those left out included. */
+  all = 0;
+  private readonly tiers: number[][] = [[], [], []];
+
+  constructor(private readonly sketches: Uint32Array, private readonly order: Uint32Array | undefined) {}
+
+  add(doc: number): void {
+    const tier = this.order ? 2 - orderTier(this.sketches, doc, this.order) : 0;
+    if (tier < 3 && this.tiers[tier].length <= MAX_TIED) this.tiers[tier].push(doc);
+  }
+
+  /**
+   * The tie narrowed to the lyrics holding every one of `unread` (holdingEvery), tier by tier, at
+   * most MAX_TIED; without a word order, none when more than MAX_TIED tie.
+   */
+  narrowed(unread: readonly PackedList[]): number[] {
+    if (!this.order) return this.tiers[0].length > MAX_TIED ? [] : holdingEvery(this.tiers[0].sort((a, b) => a - b), unread);
+    const out: number[] = [];
+    for (const tier of this.tiers) {
+      if (out.length >= MAX_TIED) break;
+      const kept = holdingEvery(tier.sort((a, b) => a - b), unread);
+      for (let i = 0; i < kept.length && out.length < MAX_TIED; i++) out.push(kept[i]);
+    }
+    return out;
   }
 }
 

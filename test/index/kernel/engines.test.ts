@@ -305,6 +305,8 @@ t.test('a corrupt fingerprint segment is refused at load, never read outside its
   t.throws(() => small.candidates(text, 10, 0.5), /scale/);
   t.throws(() => small.candidates(text, 10, 1, new Uint32Array(3)), /order must be a Uint32Array of 8/);
   t.throws(() => small.candidates(text, 10, 1, [1, 2] as unknown as Uint32Array), /order must be/);
+  t.throws(() => small.candidates(text, 10, 1, Object.assign(new Uint32Array(ORDER_WORDS + 2), { [ORDER_WORDS]: 256 })), /pair bits below 256/, 'a pair bit past the sketch');
+  t.ok(small.candidates(text, 10, 1, new Uint32Array(ORDER_WORDS + 2)), 'an order of inner bits and two pair bits');
   t.throws(() => new addon.QueryGrams('text', new Int32Array(1)), /Int32Array of 2/);
   // An intersection's stored list is checked against its columns before a block is read.
   const clause = (patch: Partial<NativeShard>, start = 0, length = 100): Parameters<typeof addon.intersect>[0][number] => {

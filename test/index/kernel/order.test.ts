@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { generateCatalog } from '../../../src/generate/index.js';
-import { holdsOrder, lyricSketch, orderMask, orderSketch, ORDER_BITS, ORDER_WORDS } from '../../../src/index/kernel/order.js';
+import { holdsOrder, lyricSketch, orderMask, orderSketch, orderTier, ORDER_BITS, ORDER_WORDS } from '../../../src/index/kernel/order.js';
 import { normalizeText, wordsOf } from '../../../src/index/kernel/normalize.js';
 
 /** A lyric's sketch as the index build makes it. */
@@ -72,14 +72,35 @@ t.test('a lyric\'s sketch read from its text is the sketch of its words, in ever
   t.same([...out.subarray(0, ORDER_WORDS)], new Array(ORDER_WORDS).fill(1), 'only its place is written');
 });
 
-t.test('a text of fewer than four words has no mask; its first and last words are not in it', async (t) => {
+t.test('a text of fewer than four words has no mask; its first and last words are not in its inner bits', async (t) => {
   t.equal(orderMask([]), undefined);
   t.equal(orderMask(['one', 'two', 'three']), undefined, 'one pair, and that pair has an end word');
   const mask = orderMask(['cut', 'a', 'b', 'off'])!;
-  t.same(mask, sketchOf('a b'), 'only the pair inside');
-  t.equal(mask.reduce((bits, w) => bits + popcount(w), 0), 1, 'one bit a pair');
+  t.equal(mask.length, ORDER_WORDS + 2, 'the inner bits, then the first and the last pair');
+  t.same(mask.subarray(0, ORDER_WORDS), sketchOf('a b'), 'only the pair inside');
+  t.equal(mask.subarray(0, ORDER_WORDS).reduce((bits, w) => bits + popcount(w), 0), 1, 'one bit a pair');
+  t.same(bitsOf(sketchOf('cut a')), [mask[ORDER_WORDS]], 'the first pair');
+  t.same(bitsOf(sketchOf('b off')), [mask[ORDER_WORDS + 1]], 'the last pair');
   t.ok(holdsOrder(sketchOf('x a b y'), 0, mask), 'a lyric whose end words differ still holds it');
   t.notOk(holdsOrder(sketchOf('a x b'), 0, mask), 'not one holding both words apart');
+});
+
+t.test('orderTier: how much of a text a lyric holds from word to word', async (t) => {
+  const text = normalizeText('the night is young and so are we');
+  const mask = orderMask(wordsOf(text))!;
+  const tier = (lyric: string) => orderTier(sketchOf(normalizeText(lyric)), 0, mask);
+  t.equal(tier('oh the night is young and so are we tonight'), 2, 'the whole text');
+  t.equal(tier('in the night is young and so are they'), 1, 'its first words, not its last');
+  t.equal(tier('a night is young and so are we'), 1, 'its last words, not its first');
+  t.equal(tier('a night is young and so are they'), 0, 'only its inner pairs');
+  t.equal(tier('the night is young and we are so'), -1, 'its words in another order');
+  // A text cut inside its first word is held whole by a lyric of tier 1 at least, at any cut.
+  const lyric = sketchOf(normalizeText('so we sang: the night is young and so are we, said the radio'));
+  for (let cut = 0; cut < text.length - 20; cut++) {
+    const words = wordsOf(text.slice(cut).trim());
+    const m = orderMask(words);
+    if (m) t.ok(orderTier(lyric, 0, m) >= 1, `cut at ${cut}: ${words.join(' ')}`);
+  }
 });
 
 t.test('the same words in another order mostly lack a bit; the sketch has ORDER_BITS bits', async (t) => {
@@ -114,6 +135,13 @@ t.test('holdsOrder reads a document’s words at its place, and every bit counts
   t.notOk(holdsOrder(sketches, 1, mask), 'not another document’s');
   t.ok(holdsOrder(sketches, 0, new Uint32Array(ORDER_WORDS)), 'an empty mask: every document');
 });
+
+/** The bits set in a sketch, ascending. */
+function bitsOf(sketch: Uint32Array): number[] {
+  const bits: number[] = [];
+  for (let b = 0; b < ORDER_BITS; b++) if ((sketch[b >>> 5] >>> (b & 31)) & 1) bits.push(b);
+  return bits;
+}
 
 function popcount(w: number): number {
   let n = 0;
