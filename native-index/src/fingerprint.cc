@@ -25,7 +25,8 @@ constexpr size_t kRefined = 256;
 constexpr size_t kRefineLists = 8;
 constexpr double kAmbiguous = 0.7;
 constexpr size_t kMaxTied = 512;
-constexpr size_t kTieScanned = 16384;
+constexpr size_t kTieScanned = 4096;
+constexpr size_t kMaxOrderedTie = 256;
 // kernel/order.ts's: 32-bit words of a document's word-order sketch; a query's order is those and two pair bits.
 constexpr size_t kOrderWords = 8;
 constexpr size_t kOrderBits = kOrderWords * 32;
@@ -144,7 +145,8 @@ uint32_t PostingList::Seek(uint32_t value, uint32_t lo) const {
 // ---- FingerprintVotes ----
 
 Napi::Function FingerprintVotes::Define(Napi::Env env) {
-  return DefineClass(env, "FingerprintVotes", {InstanceMethod<&FingerprintVotes::Candidates>("candidates")});
+  return DefineClass(env, "FingerprintVotes",
+                     {InstanceMethod<&FingerprintVotes::Candidates>("candidates"), InstanceMethod<&FingerprintVotes::Tie>("tie")});
 }
 
 // new FingerprintVotes({ docs, bits, limits: [base, basePerKey, budget, budgetPerKey, cap], order, shards: [{ first,
@@ -289,9 +291,9 @@ uint32_t FingerprintVotes::Weight(uint32_t length) const {
   return static_cast<uint32_t>(std::max(1.0, std::round(8 * std::log(1 + static_cast<double>(docs_) / length))));
 }
 
-// candidates(query, count, scale, order?): [candidates (document, vote pairs, best first), keys with postings,
-// tied documents holding `order` (by tier, ascending in each), whether keys were left unread] — kernel/votes.ts
-// FingerprintVotes.candidates.
+// candidates(query, count, scale): [candidates (document, vote pairs, best first), keys with postings, whether more
+// documents tie for the most votes than there are candidates (Tie gives them), whether keys were left unread] —
+// kernel/votes.ts FingerprintVotes.candidates.
 Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   double countArg, scale;
@@ -300,34 +302,10 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
     Napi::RangeError::New(env, "scale must be a finite number from 1").ThrowAsJavaScriptException();
     return env.Undefined();
   }
-  const uint32_t* order = nullptr;
-  if (info.Length() > 3 && !info[3].IsUndefined()) {
-    size_t orderLength;
-    if (!TypedArrayData(env, info[3], napi_uint32_array, &order, &orderLength) || orderLength != kOrderWords + 2 ||
-        order[kOrderWords] >= kOrderBits || order[kOrderWords + 1] >= kOrderBits) {
-      Napi::TypeError::New(env, "order must be a Uint32Array of " + std::to_string(kOrderWords) + " mask words and two pair bits below " +
-                                    std::to_string(kOrderBits)).ThrowAsJavaScriptException();
-      return env.Undefined();
-    }
-  }
-  // How much of `order` a document's sketch holds (kernel/order.ts orderTier): -1 without every inner bit, else
-  // how many of the first and the last pair's bits it has.
-  const auto orderTier = [this, order](uint32_t doc) {
-    const uint32_t* sketch = order_ + static_cast<size_t>(doc) * kOrderWords;
-    for (size_t i = 0; i < kOrderWords; i++) {
-      if ((sketch[i] & order[i]) != order[i]) return -1;
-    }
-    const uint32_t first = order[kOrderWords], last = order[kOrderWords + 1];
-    return static_cast<int>(((sketch[first >> 5] >> (first & 31)) & 1) + ((sketch[last >> 5] >> (last & 31)) & 1));
-  };
-  // The lyrics with the most votes (kernel/votes.ts Tie): with an order, in tiers by orderTier (2, 1, 0), each
-  // kept up to kMaxTied + 1; without one, all in the first.
-  std::vector<uint32_t> tiers[3];
+  // The first kTieScanned lyrics with the most votes (kept for Tie), and how many there are.
+  tied_.clear();
+  tiedWanted_ = false;
   size_t tiedAll = 0;
-  const auto addTied = [&](uint32_t doc) {
-    const int tier = order != nullptr ? 2 - orderTier(doc) : 0;
-    if (tier < 3 && tiers[tier].size() <= kMaxTied) tiers[tier].push_back(doc);
-  };
   const size_t count = static_cast<size_t>(countArg);
   keys_.resize(std::max<size_t>(text_.size(), 1));
   const size_t keyCount = IndexKeys(text_.data(), text_.size(), keys_.data(), bits_);
@@ -442,14 +420,14 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   TopK<Candidate, Better> top(leading);
   if (pending) {
     const PostingList& first = lists_[0];
-    // A tie of at most `count` lyrics is all candidates: none is scanned for its order.
-    const size_t scanned = order == nullptr ? kMaxTied + 1 : first.length > count ? kTieScanned : 0;
+    // A tie of at most `count` lyrics is all candidates: none is kept.
+    const size_t scanned = first.length > count ? kTieScanned : 0;
     const uint32_t m = std::min<uint32_t>(first.length, static_cast<uint32_t>(std::max(scanned, leading)));
     tiedAll = first.length;
     for (uint32_t i = 0; i < m; i++) {
       const uint32_t doc = first.At(i);
       if (doc >= docs) continue;
-      if (i < scanned) addTied(doc);
+      if (i < scanned) tied_.push_back(doc);
       if (i < leading) top.Push({doc, best});
     }
   }
@@ -461,10 +439,7 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
     const uint32_t vote = small == kSaturated ? exact[doc] : small;
     votes[doc] = 0;
     if (vote < least) continue;
-    if (vote == best) {
-      tiedAll++;
-      addTied(doc);
-    }
+    if (vote == best && tiedAll++ < kTieScanned) tied_.push_back(doc);
     top.Push({doc, vote});
   }
   const std::vector<Candidate>& leaders = top.Sorted();
@@ -475,30 +450,68 @@ Napi::Value FingerprintVotes::Candidates(const Napi::CallbackInfo& info) {
   } else {
     candidates.assign(leaders.begin(), leaders.begin() + std::min(count, leaders.size()));
   }
-  // Only a tie larger than the candidates is verified further: narrowed to the lyrics holding every unread key,
-  // tier by tier, at most kMaxTied; without an order, none when more than kMaxTied tie.
-  std::vector<uint32_t> tied;
-  if (tiedAll > candidates.size() && (order != nullptr || tiers[0].size() <= kMaxTied)) {
-    for (std::vector<uint32_t>& tier : tiers) {
-      if (tied.size() >= kMaxTied) break;
-      std::sort(tier.begin(), tier.end());
-      HoldingEvery(tier, unreadFrom);
-      for (size_t i = 0; i < tier.size() && tied.size() < kMaxTied; i++) tied.push_back(tier[i]);
-    }
-  }
+  // Only a tie larger than the candidates is verified further (Tie).
+  tiedWanted_ = tiedAll > candidates.size();
+  tiedUnreadFrom_ = unreadFrom;
 
   Napi::Uint32Array out = Napi::Uint32Array::New(env, candidates.size() * 2);
   for (size_t i = 0; i < candidates.size(); i++) {
     out[2 * i] = candidates[i].doc;
     out[2 * i + 1] = candidates[i].vote;
   }
-  Napi::Uint32Array tiedOut = Napi::Uint32Array::New(env, tied.size());
-  if (!tied.empty()) std::memcpy(tiedOut.Data(), tied.data(), tied.size() * sizeof(uint32_t));
   Napi::Array result = Napi::Array::New(env, 4);
   result.Set(0u, out);
   result.Set(1u, Napi::Number::New(env, static_cast<double>(lists_.size())));
-  result.Set(2u, tiedOut);
+  result.Set(2u, Napi::Boolean::New(env, tiedWanted_));
   result.Set(3u, Napi::Boolean::New(env, unread));
+  return result;
+}
+
+// tie(order?): the last candidates() call's tie, narrowed — kernel/votes.ts FingerprintVotes.tie: of the lyrics tied
+// for the most votes (when more than the candidates), at most kMaxOrderedTie holding `order` (kOrderWords mask words and
+// the first and the last pair's bits) and every unread key, by tier of order, ascending within a tier.
+Napi::Value FingerprintVotes::Tie(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const uint32_t* order = nullptr;
+  if (info.Length() > 0 && !info[0].IsUndefined()) {
+    size_t orderLength;
+    if (!TypedArrayData(env, info[0], napi_uint32_array, &order, &orderLength) || orderLength != kOrderWords + 2 ||
+        order[kOrderWords] >= kOrderBits || order[kOrderWords + 1] >= kOrderBits) {
+      Napi::TypeError::New(env, "order must be a Uint32Array of " + std::to_string(kOrderWords) + " mask words and two pair bits below " +
+                                    std::to_string(kOrderBits)).ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+  }
+  std::vector<uint32_t> out;
+  if (tiedWanted_ && order == nullptr && tied_.size() <= kMaxTied) {
+    out = tied_;
+    std::sort(out.begin(), out.end());
+    HoldingEvery(out, tiedUnreadFrom_);
+  } else if (tiedWanted_ && order != nullptr) {
+    // How much of `order` a document's sketch holds (kernel/order.ts orderTier): -1 without every inner bit, else
+    // how many of the first and the last pair's bits it has. Tiers 2, 1, 0, each kept up to kMaxTied + 1.
+    const uint32_t first = order[kOrderWords], last = order[kOrderWords + 1];
+    std::vector<uint32_t> tiers[3];
+    for (const uint32_t doc : tied_) {
+      const uint32_t* sketch = order_ + static_cast<size_t>(doc) * kOrderWords;
+      bool inner = true;
+      for (size_t i = 0; i < kOrderWords && inner; i++) inner = (sketch[i] & order[i]) == order[i];
+      if (!inner) continue;
+      const uint32_t tier = 2 - (((sketch[first >> 5] >> (first & 31)) & 1) + ((sketch[last >> 5] >> (last & 31)) & 1));
+      if (tiers[tier].size() <= kMaxTied) tiers[tier].push_back(doc);
+    }
+    // Narrowed kMaxOrderedTie at a time, the best tiers first, up to kMaxOrderedTie.
+    for (std::vector<uint32_t>& tier : tiers) {
+      std::sort(tier.begin(), tier.end());
+      for (size_t from = 0; from < tier.size() && out.size() < kMaxOrderedTie; from += kMaxOrderedTie) {
+        std::vector<uint32_t> chunk(tier.begin() + from, tier.begin() + std::min(tier.size(), from + kMaxOrderedTie));
+        HoldingEvery(chunk, tiedUnreadFrom_);
+        for (size_t i = 0; i < chunk.size() && out.size() < kMaxOrderedTie; i++) out.push_back(chunk[i]);
+      }
+    }
+  }
+  Napi::Uint32Array result = Napi::Uint32Array::New(env, out.size());
+  if (!out.empty()) std::memcpy(result.Data(), out.data(), out.size() * sizeof(uint32_t));
   return result;
 }
 

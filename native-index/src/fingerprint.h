@@ -71,6 +71,7 @@ class FingerprintVotes : public Napi::ObjectWrap<FingerprintVotes> {
   };
 
   Napi::Value Candidates(const Napi::CallbackInfo& info);
+  Napi::Value Tie(const Napi::CallbackInfo& info);
   /** Reads and checks one shard's columns; false with a JS error pending. */
   bool LoadShard(Napi::Env env, Napi::Object description, size_t number);
   PostingList ListOf(uint32_t key) const;
@@ -95,6 +96,10 @@ class FingerprintVotes : public Napi::ObjectWrap<FingerprintVotes> {
   std::u16string text_;
   std::vector<uint32_t> keys_;
   std::vector<PostingList> lists_;
+  /** The last query's tie (Tie): the first kTieScanned lyrics with the most votes, whether it is wanted, where its unread lists start. */
+  std::vector<uint32_t> tied_;
+  bool tiedWanted_ = false;
+  size_t tiedUnreadFrom_ = 0;
 };
 
 /** A query's grams, compared with many lyrics (kernel/coverage.ts QueryGrams). */

@@ -30,7 +30,9 @@ export interface NativeShard {
 /** The fingerprint's candidate stage (native-index/src/fingerprint.cc; src/index/kernel/votes.ts). */
 export interface NativeFingerprintVotes {
   /** [document and vote pairs, best first; keys with postings; tied documents, ascending; whether keys were left unread]. */
-  candidates(query: string, count: number, scale: number, order?: Uint32Array): [Uint32Array, number, Uint32Array, boolean];
+  candidates(query: string, count: number, scale: number): [Uint32Array, number, boolean, boolean];
+  /** The last candidates() call's tie, narrowed (src/index/kernel/votes.ts CandidateStage.tie). */
+  tie(order?: Uint32Array): Uint32Array;
 }
 
 /** A query's grams (native-index/src/fingerprint.cc; src/index/kernel/coverage.ts). */

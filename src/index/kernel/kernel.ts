@@ -104,7 +104,7 @@ export function selectKernel(choice: EngineChoice): { kernel?: Kernel; engine: E
 // What both sides of the interface share: the index format's constants, the deadline's error, and
 // the types the kernel's answers have.
 export { GRAM, SAMPLE, bucketBitsFor } from './grams.js';
-export { ORDER_WORDS, lyricSketch, orderMask } from './order.js';
+export { FIRST, LAST, ORDER_WORDS, holdsEnd, lyricSketch, orderMask } from './order.js';
 export { pastDeadline } from './deadline.js';
 export { weightAt, type Clause, type Matched, type VoteBoard } from './posting-ops.js';
 export type { CoverageResult } from './coverage.js';

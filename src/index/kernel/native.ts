@@ -28,11 +28,15 @@ class NativeCandidateStage implements CandidateStage {
     });
   }
 
-  candidates(query: string, count: number, scale = 1, order?: Uint32Array): Candidates {
-    const [pairs, keys, tied, unread] = this.stage.candidates(query, count, scale, order);
+  candidates(query: string, count: number, scale = 1): Candidates {
+    const [pairs, keys, tied, unread] = this.stage.candidates(query, count, scale);
     const candidates: Candidate[] = new Array<Candidate>(pairs.length >>> 1);
     for (let i = 0; i < candidates.length; i++) candidates[i] = { doc: pairs[2 * i], vote: pairs[2 * i + 1] };
-    return { candidates, keys, tied: Array.from(tied), unread };
+    return { candidates, keys, tied, unread };
+  }
+
+  tie(order?: Uint32Array): number[] {
+    return Array.from(this.stage.tie(order));
   }
 }
 

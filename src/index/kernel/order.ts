@@ -97,8 +97,8 @@ export function orderMask(words: readonly string[]): Uint32Array | undefined {
   const mask = new Uint32Array(ORDER_WORDS + 2);
   orderSketch(inner, mask, 0);
   const n = words.length;
-  mask[ORDER_WORDS] = pairBit(wordHash(words[0]), wordHash(words[1]));
-  mask[ORDER_WORDS + 1] = pairBit(wordHash(words[n - 2]), wordHash(words[n - 1]));
+  mask[FIRST] = pairBit(wordHash(words[0]), wordHash(words[1]));
+  mask[LAST] = pairBit(wordHash(words[n - 2]), wordHash(words[n - 1]));
   return mask;
 }
 
@@ -118,8 +118,15 @@ export function holdsOrder(sketches: Uint32Array, doc: number, mask: Uint32Array
  */
 export function orderTier(sketches: Uint32Array, doc: number, mask: Uint32Array): number {
   if (!holdsOrder(sketches, doc, mask)) return -1;
-  const at = doc * ORDER_WORDS;
-  const first = mask[ORDER_WORDS];
-  const last = mask[ORDER_WORDS + 1];
-  return ((sketches[at + (first >>> 5)] >>> (first & 31)) & 1) + ((sketches[at + (last >>> 5)] >>> (last & 31)) & 1);
+  return holdsEnd(sketches, doc, mask, FIRST) + holdsEnd(sketches, doc, mask, LAST);
+}
+
+/** orderMask's place of the first pair's bit, and of the last pair's. */
+export const FIRST = ORDER_WORDS;
+export const LAST = ORDER_WORDS + 1;
+
+/** 1 when document `doc`'s sketch has the bit of the text's first (`end` FIRST) or last (LAST) pair, else 0. */
+export function holdsEnd(sketches: Uint32Array, doc: number, mask: Uint32Array, end: typeof FIRST | typeof LAST): number {
+  const bit = mask[end];
+  return (sketches[doc * ORDER_WORDS + (bit >>> 5)] >>> (bit & 31)) & 1;
 }

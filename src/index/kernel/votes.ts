@@ -44,10 +44,18 @@ const AMBIGUOUS = 0.7;
  */
 export const MAX_TIED = 512;
 /**
- * When only the first list was read (its lyrics all tie), at most this many of them, the most
- * popular, are checked for the query's word order: a stock line's list may hold most of the catalog.
+ * At most this many tied lyrics are checked for the query's word order: a stock line ties hundreds of
+ * thousands of lyrics (2 ms of checks at 1M tracks). When only the first list was read they are its
+ * most popular; else the first the votes touched (the first list's most popular, then in list order).
  */
-export const TIE_SCANNED = 16_384;
+export const TIE_SCANNED = 4096;
+/**
+ * Of a tie narrowed by word order, at most this many are returned, the best tiers first, narrowed by
+ * the unread keys this many at a time (narrowing 512 took 2 ms at 1M tracks). The walk
+ * (fingerprint/search.ts) reads at most 128 of them, in its own order: 128 here lost two sources of
+ * shared 50-character excerpts at 1M that 256 keeps.
+ */
+export const MAX_ORDERED_TIE = 256;
 /** A vote board's byte at this value means the lyric's vote is in its 16-bit board (FingerprintVotes.votes). */
 const SATURATED = 0xff;
 
@@ -62,13 +70,8 @@ export interface Candidates {
   candidates: Candidate[];
   /** How many of the query's keys have postings. */
   keys: number;
-  /**
-   * When more documents tie for the most votes than there are candidates: at most MAX_TIED of those
-   * holding the word order asked for and every key left unread, by tier of word order (those
-   * holding the text's first and last pairs too first: kernel/order.ts orderTier), ascending within
-   * a tier. Without a word order: all of them, ascending, when at most MAX_TIED tie. Else empty.
-   */
-  tied: number[];
+  /** Whether more documents tie for the most votes than there are candidates (CandidateStage.tie gives them). */
+  tied: boolean;
   /** Whether some keys with postings were left unread. */
   unread: boolean;
 }
@@ -77,10 +80,19 @@ export interface Candidates {
 export interface CandidateStage {
   /**
    * The `count` documents with the most weighted votes for a normalised query, best first, with the
-   * budgets `scale` times the limits' (a second pass: at most `scale` times the cap). `order`: the
-   * text's word order (kernel/order.ts orderMask), which a tied lyric must hold to be returned.
+   * budgets `scale` times the limits' (a second pass: at most `scale` times the cap).
    */
-  candidates(query: string, count: number, scale?: number, order?: Uint32Array): Candidates;
+  candidates(query: string, count: number, scale?: number): Candidates;
+  /**
+   * After candidates(), when more documents tie for the most votes than there are candidates
+   * (Candidates.tied): at most MAX_ORDERED_TIE of those holding `order` (the text's word order,
+   * kernel/order.ts orderMask) and every key left unread, by tier of word order (those holding the
+   * text's first and last pairs too first: orderTier), ascending within a tier; of the first
+   * TIE_SCANNED tied. Without a word order: all of them, ascending, when at most MAX_TIED tie. Else
+   * empty. Asked only when the candidates did not settle the query: a stock line ties hundreds of
+   * thousands of lyrics.
+   */
+  tie(order?: Uint32Array): number[];
 }
 
 /** The TypeScript candidate stage. */
@@ -102,6 +114,8 @@ export class FingerprintVotes implements CandidateStage {
   private readonly touched: Uint32Array;
   /** Each document's word-order sketch, ORDER_WORDS words apiece. */
   private readonly sketches: Uint32Array;
+  /** The last query's tie (tie()): the first TIE_SCANNED lyrics tied for the most votes, as they came, and its unread lists. */
+  private tied: { docs: number[]; wanted: boolean; unread: PackedList[] } = { docs: [], wanted: false, unread: [] };
   private scratch = new Uint32Array(4096);
   private readonly bits: number;
 
@@ -119,10 +133,10 @@ export class FingerprintVotes implements CandidateStage {
   /**
    * Documents with the most weighted votes, best first (the budgets `scale` times this.limits', a
    * second pass's at most `scale` times its cap), how many
-   * of the query's keys have postings, whether some of those were left unread, and the tie holding
-   * the `order` asked for (Candidates.tied).
+   * of the query's keys have postings, whether some of those were left unread, and whether there
+   * is a tie beyond them (tie()).
    */
-  candidates(query: string, count: number, scale = 1, order?: Uint32Array): Candidates {
+  candidates(query: string, count: number, scale = 1): Candidates {
     if (this.scratch.length < query.length) this.scratch = new Uint32Array(query.length * 2);
     const keys = indexKeys(query, this.scratch, this.bits);
     const lists: PackedList[] = [];
@@ -231,15 +245,16 @@ export class FingerprintVotes implements CandidateStage {
     const floor = best * VOTE_FLOOR;
     const leading = unread.length > 0 ? Math.max(REFINED, count) : count;
     const top = new TopK(leading);
-    /** The lyrics with the most votes, by how much of the query's word order they hold. */
-    const tie = new Tie(this.sketches, order);
+    /** The first TIE_SCANNED lyrics with the most votes, and how many there are. */
+    const tied: number[] = [];
+    let tiedAll = 0;
     if (pending) {
       // Only the first list was read: its lyrics tie, and ties go to the lower document. (A tie of
-      // at most `count` lyrics is all candidates: none is scanned for its order.)
-      const scanned = !order ? MAX_TIED + 1 : lists[0].length > count ? TIE_SCANNED : 0;
+      // at most `count` lyrics is all candidates: none is kept.)
+      const scanned = lists[0].length > count ? TIE_SCANNED : 0;
       const first = lists[0].decode(this.decoded, Math.min(lists[0].length, Math.max(scanned, leading)));
-      tie.all = lists[0].length;
-      for (let i = 0; i < first.length && i < scanned; i++) tie.add(first[i]);
+      tiedAll = lists[0].length;
+      for (let i = 0; i < first.length && i < scanned; i++) tied.push(first[i]);
       for (let i = 0; i < first.length && i < leading; i++) top.push(first[i], best);
     }
     // Votes are whole numbers: at least the floor is at least its ceiling.
@@ -251,10 +266,7 @@ export class FingerprintVotes implements CandidateStage {
       const vote = small === SATURATED ? exact[doc] : small;
       votes[doc] = 0;
       if (vote < least) continue;
-      if (vote === best) {
-        tie.all++;
-        tie.add(doc);
-      }
+      if (vote === best && tiedAll++ < TIE_SCANNED) tied.push(doc);
       // Equal votes go to the lower document, the more popular recording (documents are numbered by popularity).
       if (vote >= entry) {
         top.push(doc, vote);
@@ -266,47 +278,36 @@ export class FingerprintVotes implements CandidateStage {
     // candidate list is only used when there is none.
     const refining = unread.length > 0 && leaders.length > 1 && leaders[1].vote >= AMBIGUOUS * leaders[0].vote;
     const candidates = refining ? refine(leaders, unread.slice(0, REFINE_LISTS), count, (list) => this.weight(list)) : leaders.slice(0, count);
-    // Only a tie larger than the candidates is verified further; of it, only the lyrics that may hold the whole query.
-    const tied = tie.all <= candidates.length ? [] : tie.narrowed(unread);
-    return { candidates, keys: lists.length, tied, unread: unread.length > 0 };
+    // Only a tie larger than the candidates is verified further (tie()).
+    this.tied = { docs: tied, wanted: tiedAll > candidates.length, unread };
+    return { candidates, keys: lists.length, tied: this.tied.wanted, unread: unread.length > 0 };
+  }
+
+  tie(order?: Uint32Array): number[] {
+    const { docs, wanted, unread } = this.tied;
+    if (!wanted) return [];
+    // Of the tie, only the lyrics that may hold the whole query: those holding its word order, then
+    // every unread key.
+    if (!order) return docs.length > MAX_TIED ? [] : holdingEvery([...docs].sort((a, b) => a - b), unread);
+    const tiers: number[][] = [[], [], []];
+    for (const doc of docs) {
+      const tier = 2 - orderTier(this.sketches, doc, order);
+      if (tier < 3 && tiers[tier].length <= MAX_TIED) tiers[tier].push(doc);
+    }
+    const out: number[] = [];
+    for (const tier of tiers) {
+      tier.sort((a, b) => a - b);
+      for (let from = 0; from < tier.length && out.length < MAX_ORDERED_TIE; from += MAX_ORDERED_TIE) {
+        const kept = holdingEvery(tier.slice(from, from + MAX_ORDERED_TIE), unread);
+        for (let i = 0; i < kept.length && out.length < MAX_ORDERED_TIE; i++) out.push(kept[i]);
+      }
+    }
+    return out;
   }
 
   /** A key's vote: idf in eighths, at least 1. */
   private weight(list: { length: number }): number {
     return Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
-  }
-}
-
-/**
- * The lyrics tied for the most votes (Candidates.tied): with a word order, in three tiers by how much
- * of it they hold (orderTier 2, 1, 0; those lacking an inner pair are left out), each kept up to
- * MAX_TIED + 1 in the order they come; without one, all in one tier.
- */
-class Tie {
-  /** How many lyrics tie, those left out included. */
-  all = 0;
-  private readonly tiers: number[][] = [[], [], []];
-
-  constructor(private readonly sketches: Uint32Array, private readonly order: Uint32Array | undefined) {}
-
-  add(doc: number): void {
-    const tier = this.order ? 2 - orderTier(this.sketches, doc, this.order) : 0;
-    if (tier < 3 && this.tiers[tier].length <= MAX_TIED) this.tiers[tier].push(doc);
-  }
-
-  /**
-   * The tie narrowed to the lyrics holding every one of `unread` (holdingEvery), tier by tier, at
-   * most MAX_TIED; without a word order, none when more than MAX_TIED tie.
-   */
-  narrowed(unread: readonly PackedList[]): number[] {
-    if (!this.order) return this.tiers[0].length > MAX_TIED ? [] : holdingEvery(this.tiers[0].sort((a, b) => a - b), unread);
-    const out: number[] = [];
-    for (const tier of this.tiers) {
-      if (out.length >= MAX_TIED) break;
-      const kept = holdingEvery(tier.sort((a, b) => a - b), unread);
-      for (let i = 0; i < kept.length && out.length < MAX_TIED; i++) out.push(kept[i]);
-    }
-    return out;
   }
 }
 

@@ -13,7 +13,7 @@ import { column, currentGeneration, loadGenerationAsync } from '../../../src/ind
 import { packedShards } from '../../../src/index/store/postings.js';
 import { FingerprintSearcher } from '../../../src/index/fingerprint/search.js';
 import { makeEngines } from '../../../src/index/service/engines.js';
-import { ORDER_WORDS, tsKernel, type Kernel } from '../../../src/index/kernel/kernel.js';
+import { ORDER_WORDS, orderMask, tsKernel, type Kernel } from '../../../src/index/kernel/kernel.js';
 import { nativeAddon, type NativeShard } from '../../../src/util/native.js';
 import { TextIndex } from '../../../src/index/text/text-index.js';
 import { TextSearcher, type TrackQuery } from '../../../src/index/text/search.js';
@@ -140,8 +140,12 @@ t.test('the native and the TypeScript kernel: the same answers', { skip }, async
       const b = native!.candidateStage(index, limit);
       for (const q of normal) {
         const count = [0, 1, 16, 40, 300][r.int(5)];
+        const order = orderMask(tsKernel.wordsOf(q));
         for (const scale of [1, 8]) {
           t.same(b.candidates(q, count, scale), a.candidates(q, count, scale));
+          // The tie, narrowed with the query's word order and without one.
+          t.same(b.tie(order), a.tie(order));
+          t.same(b.tie(), a.tie());
           compared++;
         }
       }
@@ -303,10 +307,10 @@ t.test('a corrupt fingerprint segment is refused at load, never read outside its
   t.throws(() => small.candidates(42 as unknown as string, 10, 1), /must be a string/);
   t.throws(() => small.candidates(text, -1, 1), /count/);
   t.throws(() => small.candidates(text, 10, 0.5), /scale/);
-  t.throws(() => small.candidates(text, 10, 1, new Uint32Array(3)), /order must be a Uint32Array of 8/);
-  t.throws(() => small.candidates(text, 10, 1, [1, 2] as unknown as Uint32Array), /order must be/);
-  t.throws(() => small.candidates(text, 10, 1, Object.assign(new Uint32Array(ORDER_WORDS + 2), { [ORDER_WORDS]: 256 })), /pair bits below 256/, 'a pair bit past the sketch');
-  t.ok(small.candidates(text, 10, 1, new Uint32Array(ORDER_WORDS + 2)), 'an order of inner bits and two pair bits');
+  t.throws(() => small.tie(new Uint32Array(3)), /order must be a Uint32Array of 8/);
+  t.throws(() => small.tie([1, 2] as unknown as Uint32Array), /order must be/);
+  t.throws(() => small.tie(Object.assign(new Uint32Array(ORDER_WORDS + 2), { [ORDER_WORDS]: 256 })), /pair bits below 256/, 'a pair bit past the sketch');
+  t.ok(small.tie(new Uint32Array(ORDER_WORDS + 2)) instanceof Uint32Array, 'an order of inner bits and two pair bits');
   t.throws(() => new addon.QueryGrams('text', new Int32Array(1)), /Int32Array of 2/);
   // An intersection's stored list is checked against its columns before a block is read.
   const clause = (patch: Partial<NativeShard>, start = 0, length = 100): Parameters<typeof addon.intersect>[0][number] => {
