@@ -57,13 +57,14 @@ const STOP_RATIO = 0.5;
  * The tie walk. An exact excerpt whose every key is a cliché of the catalog (a stock line many songs
  * share, each continuing it differently) ties for the most votes with all of them, and the
  * candidates are only the most popular of those. When fewer than `size` candidates hold the whole
- * query, the rest of the tie is looked at. The candidate stage narrows it to the lyrics holding the
- * query's word order (kernel/order.ts: every pair of consecutive words inside the query is in the
- * lyric's sketch), when at most MAX_TIED do, and of those to the lyrics holding every key the
- * budgets left unread (pairs of grams that follow one another in the query follow one another in
- * such a lyric too). search() verifies the ones whose lyrics hold the query's words (the text
- * index), in the order byEnds gives, until `size` hold the whole query (reading at most WALK_BEFORE
- * lyrics until one does, and WALK_AFTER after).
+ * query, the rest of the tie is looked at. The candidate stage (tie()) narrows it to the lyrics
+ * holding the query's word order (kernel/order.ts: every pair of consecutive words inside the query
+ * is in the lyric's sketch), those holding its first and last pairs too first, and of those to the
+ * lyrics holding every key the budgets left unread (pairs of grams that follow one another in the
+ * query follow one another in such a lyric too); a text of fewer than four words has no word order,
+ * and its tie is narrowed by the keys alone when at most MAX_TIED lyrics tie. search() verifies the
+ * ones whose lyrics hold the query's words (the text index), in the order byEnds gives, until `size`
+ * hold the whole query (reading at most WALK_BEFORE lyrics until one does, and WALK_AFTER after).
  */
 /**
  * At most this many lyrics of a tie are read (each is a catalog read and a normalisation: 20–50 µs)

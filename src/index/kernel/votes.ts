@@ -3,9 +3,10 @@
  * what each stage is for): the query's keys vote for the lyrics holding them, each vote weighted by
  * the key's rarity (idf), the rarest keys first within postings budgets that grow with the query;
  * when no lyric leads clearly and keys were left unread, the best-voted lyrics also get the votes of
- * the shortest unread lists (refine); a tie of more lyrics than the candidates is narrowed to those
- * holding the query's word order (kernel/order.ts) and every unread key (holdingEvery). This is the TypeScript reference; native-index/ has the
- * same stage in C++ (native-index/src/fingerprint.cc), which must give the same answers.
+ * the shortest unread lists (refine); a tie of more lyrics than the candidates is kept, and narrowed
+ * on demand (tie()) to those holding the query's word order (kernel/order.ts) and every unread key
+ * (holdingEvery). This is the TypeScript reference; native-index/ has the same stage in C++
+ * (native-index/src/fingerprint.cc), which must give the same answers.
  */
 import { indexKeys } from './grams.js';
 import { TopK } from './topk.js';
@@ -38,15 +39,16 @@ const REFINE_LISTS = 8;
 /** …when the runner-up holds at least this share of the best vote (no clear leader). */
 const AMBIGUOUS = 0.7;
 /**
- * At most this many lyrics tied for the most votes are returned (fingerprint/search.ts says why): of
- * those holding the query's word order, the ones holding the most of it first; without a word
- * order (a text of fewer than four words), a larger tie is not returned.
+ * Without a word order (a text of fewer than four words), a tie of more lyrics than this is not
+ * returned (fingerprint/search.ts says why the tie is walked); with one, each of its tiers keeps at
+ * most this many + 1 before they are narrowed.
  */
 export const MAX_TIED = 512;
 /**
- * At most this many tied lyrics are checked for the query's word order: a stock line ties hundreds of
- * thousands of lyrics (2 ms of checks at 1M tracks). When only the first list was read they are its
- * most popular; else the first the votes touched (the first list's most popular, then in list order).
+ * At most this many of the lyrics tied for the most votes are kept for tie(): a stock line ties
+ * hundreds of thousands of lyrics (checking every one's word order took 2 ms at 1M tracks). When
+ * only the first list was read they are its most popular; else the first the votes touched (the
+ * first list's most popular, then in list order).
  */
 export const TIE_SCANNED = 4096;
 /**
