@@ -8,6 +8,7 @@ import { Catalog } from '../../../src/catalog/store.js';
 import { column, currentGeneration, loadGenerationAsync } from '../../../src/index/store/layout.js';
 import { FingerprintSearcher } from '../../../src/index/fingerprint/search.js';
 import type { Candidate } from '../../../src/index/kernel/votes.js';
+import type { Kernel } from '../../../src/index/kernel/kernel.js';
 import { testKernels } from '../../helpers/kernels.js';
 import { PackedPostingsView } from '../../../src/index/store/postings.js';
 import { ARTIST, ALBUM } from '../../helpers/fixtures.js';
@@ -37,6 +38,29 @@ function dataDirOf(records: unknown[]): Promise<string> {
   let dir = built.get(key);
   if (!dir) built.set(key, (dir = indexedDataDir(t, records)));
   return dir;
+}
+
+/** Budgets that read only the rarest list of a query. */
+const RAREST_ONLY = { base: 1, basePerKey: 0, budget: 1, budgetPerKey: 0, cap: 1 };
+
+/**
+ * A built catalog of `songs` for a tie-walk test: its index, the lyrics reader a searcher takes
+ * (recording every track read in `read`), and the text index's part as the engines wire it (the
+ * tracks whose lyrics hold every word).
+ */
+async function tieCatalog(t: Test, kernel: Kernel, songs: unknown[]) {
+  const data = await dataDirOf([ARTIST, ALBUM, ...songs]);
+  const catalog = Catalog.open(data);
+  t.teardown(() => catalog.close());
+  const index = await loadGenerationAsync(currentGeneration(data)!);
+  const read: number[] = [];
+  const lyricOf = (id: number) => kernel.normalizeText(catalog.getContent('lyrics', id)?.lyrics_body ?? '');
+  const lyricsOf = (id: number) => {
+    read.push(id);
+    return catalog.getContent('lyrics', id)?.lyrics_body === undefined ? undefined : lyricOf(id);
+  };
+  const holdingWords = (tracks: readonly number[], words: readonly string[]) => tracks.filter((id) => words.every((w) => kernel.wordsOf(lyricOf(id)).includes(w)));
+  return { index, read, lyricsOf, holdingWords };
 }
 
 // Each kernel: the TypeScript reference and the native one give these answers alike.
@@ -141,23 +165,10 @@ for (const { name, kernel } of testKernels()) {
       // the text is in 301 lyrics (more than refinement looks at), and every word in all of them.
       const songs = [song(1, 1, [l1, l2, l3])];
       for (let i = 0; i < 300; i++) songs.push(song(100 + i, 50, [l1, l2, passage(2000 + i, 4), reversed(l3)]), song(200 + i, 50, [reversed(l1), l2, l3, passage(3000 + i, 4)]));
-      const data = await dataDirOf([ARTIST, ALBUM, ...songs]);
-      const catalog = Catalog.open(data);
-      t.teardown(() => catalog.close());
-      const index = await loadGenerationAsync(currentGeneration(data)!);
-      const read: number[] = [];
-      const lyricsOf = (id: number) => {
-        read.push(id);
-        const body = catalog.getContent('lyrics', id)?.lyrics_body;
-        return body === undefined ? undefined : kernel.normalizeText(body);
-      };
-      // The text index's part, as the engines wire it: the tracks whose lyrics hold every word.
-      const holdingWords = (tracks: readonly number[], words: readonly string[]) =>
-        tracks.filter((id) => words.every((w) => kernel.wordsOf(kernel.normalizeText(catalog.getContent('lyrics', id)?.lyrics_body ?? '')).includes(w)));
+      const { index, read, lyricsOf, holdingWords } = await tieCatalog(t, kernel, songs);
       const query = [l1, l2, l3].join('\n');
       // Budgets that read only the rarest list: its 301 lyrics tie, the most popular are verified.
-      const tight = { base: 1, basePerKey: 0, budget: 1, budgetPerKey: 0, cap: 1 };
-      const hits = new FingerprintSearcher(index, lyricsOf, undefined, undefined, holdingWords, tight, kernel).search(query, 5, Infinity);
+      const hits = new FingerprintSearcher(index, lyricsOf, undefined, undefined, holdingWords, RAREST_ONLY, kernel).search(query, 5, Infinity);
       t.equal(hits[0]?.track, 1, 'the song holding the text first');
       t.equal(hits[0].longest, kernel.normalizeText(query).length, 'as one passage');
       // The candidates (16, and one refinement may add), then, of the rest of the tie, only the lyric
@@ -174,21 +185,9 @@ for (const { name, kernel } of testKernels()) {
       // lyrics, past MAX_TIED (512).
       const songs = [1, 2, 3].map((id) => song(id, id, [passage(4000 + id, 4), l1, l2, l3]));
       for (let i = 0; i < 600; i++) songs.push(song(1000 + i, 50, [l1, l2, passage(2000 + i, 4), reversed(l3)]), song(2000 + i, 50, [reversed(l1), l2, l3, passage(3000 + i, 4)]));
-      const data = await dataDirOf([ARTIST, ALBUM, ...songs]);
-      const catalog = Catalog.open(data);
-      t.teardown(() => catalog.close());
-      const index = await loadGenerationAsync(currentGeneration(data)!);
-      const read: number[] = [];
-      const lyricsOf = (id: number) => {
-        read.push(id);
-        const body = catalog.getContent('lyrics', id)?.lyrics_body;
-        return body === undefined ? undefined : kernel.normalizeText(body);
-      };
-      const holdingWords = (tracks: readonly number[], words: readonly string[]) =>
-        tracks.filter((id) => words.every((w) => kernel.wordsOf(kernel.normalizeText(catalog.getContent('lyrics', id)?.lyrics_body ?? '')).includes(w)));
+      const { index, read, lyricsOf, holdingWords } = await tieCatalog(t, kernel, songs);
       const query = [l1, l2, l3].join('\n');
-      const tight = { base: 1, basePerKey: 0, budget: 1, budgetPerKey: 0, cap: 1 };
-      const searcher = new FingerprintSearcher(index, lyricsOf, (_, track) => ({ tracks: [track], popularity: track }), undefined, holdingWords, tight, kernel);
+      const searcher = new FingerprintSearcher(index, lyricsOf, (_, track) => ({ tracks: [track], popularity: track }), undefined, holdingWords, RAREST_ONLY, kernel);
       const hits = searcher.search(query, 5, Infinity);
       const whole = hits.filter((h) => h.longest === kernel.normalizeText(query).length).map((h) => h.track);
       t.same(whole, [3, 2, 1], 'the three songs holding the text whole, most popular first');
