@@ -20,6 +20,9 @@ import { hasUnspaced, wordsOf } from './normalize.js';
 export const ORDER_BITS = 256;
 /** …in this many 32-bit words (the `order` column of `fp-docs` holds ORDER_WORDS per document). */
 export const ORDER_WORDS = ORDER_BITS / 32;
+/** orderMask's place of the first pair's bit, and of the last pair's. */
+export const FIRST = ORDER_WORDS;
+export const LAST = ORDER_WORDS + 1;
 
 /** FNV-1a of a word's UTF-16 units. */
 function wordHash(word: string): number {
@@ -112,18 +115,14 @@ export function holdsOrder(sketches: Uint32Array, doc: number, mask: Uint32Array
 
 /**
  * How much of a text's word order document `doc` holds: -1 when it lacks an inner pair (it cannot
- * hold the text whole), else how many of the first and the last pair it holds too (0–2). A text cut
- * inside its first or last word is held whole by a lyric of tier 1; one whose first and last words
- * are whole, by a lyric of tier 2.
+ * hold the text whole), else how many of the first and the last pair it holds too (0–2). A lyric
+ * holding the text whole is of tier 2 when the text's first and last words are whole, of tier 1 at
+ * least when one of them is cut, and may be of tier 0 when both are.
  */
 export function orderTier(sketches: Uint32Array, doc: number, mask: Uint32Array): number {
   if (!holdsOrder(sketches, doc, mask)) return -1;
   return holdsEnd(sketches, doc, mask, FIRST) + holdsEnd(sketches, doc, mask, LAST);
 }
-
-/** orderMask's place of the first pair's bit, and of the last pair's. */
-export const FIRST = ORDER_WORDS;
-export const LAST = ORDER_WORDS + 1;
 
 /** 1 when document `doc`'s sketch has the bit of the text's first (`end` FIRST) or last (LAST) pair, else 0. */
 export function holdsEnd(sketches: Uint32Array, doc: number, mask: Uint32Array, end: typeof FIRST | typeof LAST): number {
