@@ -69,6 +69,9 @@ export function unspacedAt(s: string, i: number): boolean {
     c <= 0x0eff || (c >= 0x1000 && c <= 0x109f) || (c >= 0x1780 && c <= 0x17ff);
 }
 
+/** Two hashes combined into one, mixed (a key from a pair of grams; kernel/order.ts's bit from a pair of words). */
+export const pairHash = (first: number, second: number): number => mix((Math.imul(first, 0x9e3779b1) ^ second) >>> 0);
+
 /** The posting list (of 2^bits) a key hash lives in. */
 export const bucketOf = (hash: number, bits: number): number => hash >>> (32 - bits);
 
@@ -85,7 +88,7 @@ export function indexKeys(s: string, scratch: Uint32Array, bits: number): Uint32
   for (let i = 0; i < n; i++) {
     const h = scratch[i];
     if (!isSampled(h) && !unspacedAt(s, i)) continue;
-    if (prev >= 0) scratch[k++] = bucketOf(mix((Math.imul(prev, 0x9e3779b1) ^ h) >>> 0), bits);
+    if (prev >= 0) scratch[k++] = bucketOf(pairHash(prev, h), bits);
     prev = h;
   }
   const sorted = scratch.subarray(0, k).sort();

@@ -15,6 +15,7 @@
  */
 
 import { hasUnspaced, wordsOf } from './normalize.js';
+import { pairHash } from './grams.js';
 
 /** Bits of a document's sketch… */
 export const ORDER_BITS = 256;
@@ -24,23 +25,23 @@ export const ORDER_WORDS = ORDER_BITS / 32;
 export const FIRST = ORDER_WORDS;
 export const LAST = ORDER_WORDS + 1;
 
-/** FNV-1a of a word's UTF-16 units. */
+/** FNV-1a's start and multiplier: a word's hash is FNV-1a of its UTF-16 units. */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
 function wordHash(word: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  let h = FNV_OFFSET;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
   return h >>> 0;
 }
 
-/** The sketch bit of a pair of consecutive words, from their hashes (murmur3's finaliser over both). */
-function pairBit(first: number, second: number): number {
-  let h = (Math.imul(first, 0x9e3779b1) ^ second) >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return (h >>> 0) % ORDER_BITS;
+/** Sets, in the sketch at `out[at …]`, the bit of a pair of consecutive words given by their hashes. */
+function setPair(out: Uint32Array, at: number, first: number, second: number): void {
+  const bit = pairBit(first, second);
+  out[at + (bit >>> 5)] |= 1 << (bit & 31);
 }
+
+const pairBit = (first: number, second: number): number => pairHash(first, second) % ORDER_BITS;
 
 /**
  * Sets the bits of every pair of consecutive `words` in `out[at .. at + ORDER_WORDS)` (bits already
@@ -50,8 +51,7 @@ export function orderSketch(words: readonly string[], out: Uint32Array, at: numb
   let previous = words.length > 0 ? wordHash(words[0]) : 0;
   for (let i = 1; i < words.length; i++) {
     const h = wordHash(words[i]);
-    const bit = pairBit(previous, h);
-    out[at + (bit >>> 5)] |= 1 << (bit & 31);
+    setPair(out, at, previous, h);
     previous = h;
   }
 }
@@ -69,22 +69,19 @@ export function lyricSketch(normalized: string, out: Uint32Array, at: number): v
   }
   // normalized.split(' '), word by word: every space ends one.
   let previous = 0;
-  let h = 0x811c9dc5;
+  let h = FNV_OFFSET;
   let first = true;
   for (let i = 0; i <= normalized.length; i++) {
     const c = i < normalized.length ? normalized.charCodeAt(i) : 0x20;
     if (c !== 0x20) {
-      h = Math.imul(h ^ c, 0x01000193);
+      h = Math.imul(h ^ c, FNV_PRIME);
       continue;
     }
     h >>>= 0;
-    if (!first) {
-      const bit = pairBit(previous, h);
-      out[at + (bit >>> 5)] |= 1 << (bit & 31);
-    }
+    if (!first) setPair(out, at, previous, h);
     first = false;
     previous = h;
-    h = 0x811c9dc5;
+    h = FNV_OFFSET;
   }
 }
 
