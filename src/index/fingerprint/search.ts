@@ -77,6 +77,8 @@ const STOP_RATIO = 0.5;
 const WALK_BEFORE = 64;
 /** …and at most this many more after one does (the other songs holding it). */
 const WALK_AFTER = 64;
+/** The tie's tracks whose words are looked up at a time, in the order of the walk. */
+const WALK_CHUNK = 32;
 /** A text with fewer keys than this (a line of a few words) also gets candidates by its words. */
 const FEW_KEYS = 3;
 /** Similarities within this many points of the best answer's are ranked by longest passage… */
@@ -207,13 +209,18 @@ export class FingerprintSearcher {
       const order = orderMask(words);
       const docOf = new Map<number, number>();
       for (const doc of this.stage.tie(order)) if (!seen.has(this.common[doc])) docOf.set(this.track[doc], doc);
-      const holding = this.holdingWords!([...docOf.keys()], inner);
+      const tracks = [...docOf.keys()];
+      const walk = order ? this.byEnds(tracks, docOf, order, words) : tracks;
       /** Lyrics read before one held the whole query, and after. */
       const reads = [0, 0];
-      for (const track of order ? this.byEnds(holding, docOf, order, words) : holding) {
-        if (Date.now() > deadline) throw pastDeadline();
-        if (verify(track, this.common[docOf.get(track)!]) > 0 && whole(hits.at(-1)) && ++wholes >= size) break;
-        if (wholes === 0 ? ++reads[0] >= WALK_BEFORE : ++reads[1] >= WALK_AFTER) break;
+      // The inner words are looked up a chunk at a time as the walk goes: it mostly stops long
+      // before the end of the tie.
+      walking: for (let from = 0; from < walk.length; from += WALK_CHUNK) {
+        for (const track of this.holdingWords!(walk.slice(from, from + WALK_CHUNK), inner)) {
+          if (Date.now() > deadline) throw pastDeadline();
+          if (verify(track, this.common[docOf.get(track)!]) > 0 && whole(hits.at(-1)) && ++wholes >= size) break walking;
+          if (wholes === 0 ? ++reads[0] >= WALK_BEFORE : ++reads[1] >= WALK_AFTER) break walking;
+        }
       }
     }
     // A line of a few words may make no key at all (one gram in four is sampled): its words find
@@ -242,7 +249,7 @@ export class FingerprintSearcher {
       return r;
     };
     const top = shareEvidence(rank(hits, (commontrack, indexed) => recording(commontrack, indexed).popularity, size)).slice(0, size);
-    for (const hit of top) hit.tracks = recording(hit.commontrack, hit.track).tracks;
+    for (const hit of top) hit.tracks = [...recording(hit.commontrack, hit.track).tracks];
     return top;
   }
 }
