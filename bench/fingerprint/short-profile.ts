@@ -16,7 +16,8 @@
  * code of two commits runs against one loaded index and catalog in one process, interleaved
  * (--mode ab reports wall-clock and process CPU per query: the median over rounds of each round's
  * p50/p99/mean, with their spread). `CAPTURE=FILE` saves the arguments of the text index's
- * tracksHoldingWords calls (--mode profile) for a micro-benchmark. Lyrics are read uncached, as in
+ * tracksHoldingWords calls (--mode profile) for a micro-benchmark. `--kernel ts|native` picks the
+ * kernel (default ts, the reference). Lyrics are read uncached, as in
  * bench/fingerprint (a pool worker keeps 4,096 normalised lyrics).
  */
 import fs from 'node:fs';
@@ -25,6 +26,8 @@ import { pathToFileURL } from 'node:url';
 import { Catalog } from '../../src/catalog/store.js';
 import { currentGeneration, loadGenerationAsync, type LoadedIndex } from '../../src/index/store/layout.js';
 import type { Engines } from '../../src/index/service/engines.js';
+import type * as KernelModule from '../../src/index/kernel/kernel.js';
+import type { EngineName, Kernel } from '../../src/index/kernel/kernel.js';
 import type { FingerprintHit } from '../../src/index/fingerprint/search.js';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
 import { benchArgs } from '../lib/args.js';
@@ -45,6 +48,8 @@ const args = benchArgs({
   size: 10,
   /** The sets --mode ab and cand time. */
   sets: 'excerpt,line,short',
+  /** The kernel the engines use: ts (the reference) or native (the addon, as a server with --engine native). */
+  kernel: 'ts',
 });
 
 const catalog = Catalog.open(args.data);
@@ -67,10 +72,14 @@ const lyricsOf = (id: number): string | undefined => {
 };
 
 async function enginesOf(dist: string): Promise<Engines> {
-  const mod = (await import(pathToFileURL(path.join(path.resolve(dist), 'src/index/service/engines.js')).href)) as {
-    makeEngines: (index: LoadedIndex, catalog: Catalog, lyricsOf: (id: number) => string | undefined) => Engines;
+  const at = (file: string) => pathToFileURL(path.join(path.resolve(dist), file)).href;
+  const mod = (await import(at('src/index/service/engines.js'))) as {
+    makeEngines: (index: LoadedIndex, catalog: Catalog, reads: { lyricsOf: (id: number) => string | undefined }, engine: Kernel) => Engines;
   };
-  return mod.makeEngines(index, catalog, lyricsOf);
+  const { selectKernel } = (await import(at('src/index/kernel/kernel.js'))) as typeof KernelModule;
+  const chosen = selectKernel(args.kernel as EngineName);
+  if (!chosen.kernel) throw new Error(`--kernel ${args.kernel}: ${chosen.why}`);
+  return mod.makeEngines(index, catalog, { lyricsOf }, chosen.kernel);
 }
 
 const answer = (hits: FingerprintHit[]) => hits.map((h) => [h.track, h.commontrack, h.similarity, h.covered, h.longest, h.tracks]);

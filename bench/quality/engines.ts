@@ -37,7 +37,7 @@ const lyricsOf = (id: number) => {
   const body = catalog.getContent('lyrics', id)?.lyrics_body;
   return body === undefined ? undefined : tsKernel.normalizeText(body);
 };
-const searcherOf = (kernel: Kernel) => makeEngines(index, catalog, lyricsOf, kernel).fingerprint;
+const searcherOf = (kernel: Kernel) => makeEngines(index, catalog, { lyricsOf }, kernel).fingerprint;
 const engines = { ts: searcherOf(tsKernel), native: searcherOf(native.kernel) };
 
 interface BucketRow {

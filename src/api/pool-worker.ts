@@ -9,7 +9,7 @@
  * which a node has many.
  *
  * Loaded by piscina in the index workers beside the index's own module (index/service/worker.ts),
- * whose state (engines per generation, the catalog, the lyrics cache) it shares.
+ * whose state (engines per generation, the catalog, the cache of lyrics and recordings) it shares.
  */
 import type { Principal } from './guard.js';
 import type { ApiMethod, PoolContext } from './method.js';

@@ -23,55 +23,94 @@ export interface Engines {
  */
 const WORD_LOOKUP_MAX = 5000;
 
-/** Normalised lyrics a LyricsCache keeps by default (about 12 MB of lyrics of 1,500 characters). */
+/** Normalised lyrics a CatalogCache keeps by default (about 12 MB of lyrics of 1,500 characters). */
 export const LYRICS_CACHE = 4096;
+/** Recordings (versions and popularity) a CatalogCache keeps by default (about 2 MB). */
+export const RECORDINGS_CACHE = 16_384;
 
-/**
- * Normalised lyrics by track id, the most recently used `size` kept: a pool worker's, and the
- * benches' when they measure the engine as a worker runs it. The verification of a line many songs
- * share reads the same popular lyrics query after query. `clear()` when the catalog changes.
- */
-export class LyricsCache {
-  private readonly lyrics = new Map<number, string>();
+/** The most recently used `size` values by key; `get` makes a missing one with `make`. */
+class Recent<K, V> {
+  private readonly values = new Map<K, V>();
 
-  constructor(private readonly catalog: Catalog, private readonly size = LYRICS_CACHE) {}
+  constructor(private readonly size: number) {}
 
-  /** A track's normalised lyrics, or undefined when it has none. */
-  readonly get = (trackId: number): string | undefined => {
-    const hit = this.lyrics.get(trackId);
-    if (hit !== undefined) {
+  get(key: K, make: (key: K) => V): V {
+    let value = this.values.get(key);
+    if (value !== undefined) {
       // Most recently used last: the first in the map is the one to drop.
-      this.lyrics.delete(trackId);
-      this.lyrics.set(trackId, hit);
-      return hit;
+      this.values.delete(key);
+    } else {
+      value = make(key);
+      if (this.values.size >= this.size) this.values.delete(this.values.keys().next().value as K);
     }
-    const body = this.catalog.getContent('lyrics', trackId)?.lyrics_body;
-    if (body === undefined) return undefined;
-    const text = kernel.normalizeText(body);
-    if (this.lyrics.size >= this.size) this.lyrics.delete(this.lyrics.keys().next().value as number);
-    this.lyrics.set(trackId, text);
-    return text;
-  };
+    this.values.set(key, value);
+    return value;
+  }
 
   clear(): void {
-    this.lyrics.clear();
+    this.values.clear();
   }
 }
 
-/** `lyricsOf`: a track's normalised lyrics (the worker's LyricsCache); `engine`: the kernel answering (--engine). */
-export function makeEngines(index: LoadedIndex, catalog: Catalog, lyricsOf: (trackId: number) => string | undefined, engine: Kernel = kernel): Engines {
-  /** The tracks of a recording, most popular first (the indexed one when the group is gone). */
-  const versions = (commontrack: number, indexed: number): TrackRecord[] => {
-    const tracks = catalog.tracksOf('commontrack', commontrack);
-    if (tracks.length > 0) return tracks;
+/** A track's normalised lyrics, read from the catalog; undefined when it has none. */
+const lyricsFrom = (catalog: Catalog) => (trackId: number): string | undefined => {
+  const body = catalog.getContent('lyrics', trackId)?.lyrics_body;
+  return body === undefined ? undefined : kernel.normalizeText(body);
+};
+
+/**
+ * A recording's tracks, most popular first (the indexed one when the group is gone), and its
+ * popularity (the rating of its most popular track), read from the catalog: a range of the
+ * commontrack index and a record per version.
+ */
+const recordingFrom = (catalog: Catalog) => (commontrack: number, indexed: number): Recording => {
+  let tracks: TrackRecord[] = catalog.tracksOf('commontrack', commontrack);
+  if (tracks.length === 0) {
     const alone = catalog.getTrack(indexed);
-    return alone ? [alone] : [];
-  };
-  /** A recording's tracks and its popularity: the rating of its most popular track. */
-  const recordingOf = (commontrack: number, indexed: number): Recording => {
-    const tracks = versions(commontrack, indexed);
-    return { tracks: tracks.map((t) => t.track_id), popularity: tracks[0]?.track_rating ?? 0 };
-  };
+    tracks = alone ? [alone] : [];
+  }
+  return { tracks: tracks.map((t) => t.track_id), popularity: tracks[0]?.track_rating ?? 0 };
+};
+
+/**
+ * What a pool worker's fingerprint searches read from the catalog again and again, the most
+ * recently used kept: normalised lyrics by track, and recordings by commontrack. A line many songs
+ * share is verified against the same popular lyrics, and its equal answers ranked by the same
+ * recordings' popularity, query after query. `clear()` when the catalog changes. The benches use
+ * one too when they measure the engine as a worker runs it.
+ */
+export class CatalogCache {
+  private readonly lyrics: Recent<number, string | null>;
+  private readonly recordings: Recent<number, Recording>;
+  private readonly readLyrics: (trackId: number) => string | undefined;
+  private readonly readRecording: (commontrack: number, indexed: number) => Recording;
+
+  constructor(catalog: Catalog, lyricsSize = LYRICS_CACHE, recordingsSize = RECORDINGS_CACHE) {
+    this.lyrics = new Recent(lyricsSize);
+    this.recordings = new Recent(recordingsSize);
+    this.readLyrics = lyricsFrom(catalog);
+    this.readRecording = recordingFrom(catalog);
+  }
+
+  /** A track's normalised lyrics, or undefined when it has none. */
+  readonly lyricsOf = (trackId: number): string | undefined => this.lyrics.get(trackId, (id) => this.readLyrics(id) ?? null) ?? undefined;
+
+  /** A recording's tracks and popularity (the index's `indexed` track stands for it when its group is gone). */
+  readonly recordingOf = (commontrack: number, indexed: number): Recording => this.recordings.get(commontrack, () => this.readRecording(commontrack, indexed));
+
+  clear(): void {
+    this.lyrics.clear();
+    this.recordings.clear();
+  }
+}
+
+/**
+ * `reads`: where lyrics and recordings come from: a worker's CatalogCache, or the catalog itself
+ * for what it omits (each read afresh); `engine`: the kernel answering (--engine).
+ */
+export function makeEngines(index: LoadedIndex, catalog: Catalog, reads: Partial<Pick<CatalogCache, 'lyricsOf' | 'recordingOf'>> = {}, engine: Kernel = kernel): Engines {
+  const lyricsOf = reads.lyricsOf ?? lyricsFrom(catalog);
+  const recordingOf = reads.recordingOf ?? recordingFrom(catalog);
   const text = new TextSearcher(index, catalog, engine);
   /** Tracks whose lyrics hold every word of a text, one per recording, most popular first (the fingerprint's candidates for a short line). */
   const lyricsHolding = (words: string, limit: number, deadline: number): { track: number; commontrack: number }[] => {

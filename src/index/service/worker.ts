@@ -9,7 +9,7 @@ import { workerData } from 'piscina';
 import { Catalog } from '../../catalog/store.js';
 import { indexOf } from '../store/layout.js';
 import { NEEDS_INDEX, type PoolWorkerData, type TaskEnvelope, type TaskResult } from './task.js';
-import { LyricsCache, makeEngines, type Engines } from './engines.js';
+import { CatalogCache, makeEngines, type Engines } from './engines.js';
 import { pastDeadline, selectKernel } from '../kernel/kernel.js';
 import { RefrainError, type WireError } from '../../errors.js';
 import { nameThisThread } from '../../util/thread-name.js';
@@ -22,17 +22,17 @@ const chosen = selectKernel(engine);
 if (!chosen.kernel || chosen.engine !== engine) throw new Error(`index worker: the ${engine} kernel does not load here (${chosen.why ?? 'unknown'})`);
 const kernel = chosen.kernel;
 let catalog: Catalog | undefined;
-let lyrics: LyricsCache | undefined;
+let cache: CatalogCache | undefined;
 const engines = new Map<number, Engines>();
-/** The catalog change the lyrics cache holds lyrics of: it is dropped whenever the catalog changes. */
+/** The catalog change the cache holds reads of: it is dropped whenever the catalog changes. */
 let cacheSeq = -1;
 
 function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   let e = engines.get(envelope.generation);
   if (!e && envelope.index) {
     catalog ??= Catalog.open(dataDir, { randomReads: true });
-    lyrics ??= new LyricsCache(catalog);
-    e = makeEngines(indexOf(envelope.index), catalog, lyrics.get, kernel);
+    cache ??= new CatalogCache(catalog);
+    e = makeEngines(indexOf(envelope.index), catalog, cache, kernel);
     engines.set(envelope.generation, e);
     // Keep the newest two generations: a task of the previous one may still arrive.
     for (const id of engines.keys()) if (engines.size > 2 && id !== envelope.generation) engines.delete(id);
@@ -62,7 +62,7 @@ export function enginesOf(envelope: TaskEnvelope): { engines: Engines; catalog: 
   catalog!.refresh();
   const seq = catalog!.lastChange();
   if (seq !== cacheSeq) {
-    lyrics!.clear();
+    cache!.clear();
     cacheSeq = seq;
   }
   return { engines: e, catalog: catalog! };

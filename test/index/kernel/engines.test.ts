@@ -107,7 +107,7 @@ t.test('the native and the TypeScript kernel: the same answers', { skip }, async
     const record = JSON.parse(line) as { type: string; lyrics?: { lyrics_body?: string } };
     if (record.type === 'track' && record.lyrics?.lyrics_body) bodies.push(record.lyrics.lyrics_body);
   }
-  const engines = (kernel: Kernel) => makeEngines(index, catalog, lyricsOf, kernel).fingerprint;
+  const engines = (kernel: Kernel) => makeEngines(index, catalog, { lyricsOf }, kernel).fingerprint;
   const ts = engines(tsKernel);
   const nat = engines(native!);
 
