@@ -115,33 +115,6 @@ size_t IndexKeys(const char16_t* s, size_t length, uint32_t* out, uint32_t bits)
   return static_cast<size_t>(std::unique(out, out + k) - out);
 }
 
-uint32_t PostingList::Seek(uint32_t value, uint32_t lo) const {
-  const uint32_t n = length;
-  if (lo >= n || At(lo) >= value) return lo;
-  const uint32_t last = At(n - 1);
-  if (last < value) return n;
-  const uint32_t first = At(lo);
-  const double spread = (static_cast<double>(value) - first) / (static_cast<double>(last) - first + 1);
-  const int64_t guess = std::min<int64_t>(n - 1, lo + 1 + static_cast<int64_t>(std::floor(spread * (n - 1 - lo))));
-  const bool up = At(static_cast<uint32_t>(guess)) < value;
-  int64_t below = up ? guess : lo;
-  int64_t above = up ? n - 1 : guess;
-  for (int64_t step = 1;; step *= 2) {
-    const int64_t probe = up ? below + step : above - step;
-    if (probe <= below || probe >= above) break;
-    const bool under = At(static_cast<uint32_t>(probe)) < value;
-    if (under) below = probe;
-    else above = probe;
-    if (under != up) break;
-  }
-  while (above - below > 1) {
-    const int64_t mid = (below + above) / 2;
-    if (At(static_cast<uint32_t>(mid)) < value) below = mid;
-    else above = mid;
-  }
-  return static_cast<uint32_t>(above);
-}
-
 // ---- FingerprintVotes ----
 
 Napi::Function FingerprintVotes::Define(Napi::Env env) {

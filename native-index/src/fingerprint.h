@@ -46,6 +46,37 @@ struct PackedShard {
   }
 };
 
+/**
+ * The first index at or after `lo` whose posting is ≥ value, or the length (packed.ts
+ * PackedList.seek), in any list with `start` (its first position in its shard), `length`, At(i) and
+ * Base(b) (block b's base): the block first, by halving over the bases of the blocks wholly inside
+ * the list (each starts with its base), then halving within at most two blocks.
+ */
+template <typename List>
+uint32_t SeekIn(const List& list, uint32_t value, uint32_t lo) {
+  const uint32_t n = list.length;
+  if (lo >= n || list.At(lo) >= value) return lo;
+  if (list.At(n - 1) < value) return n;
+  const uint64_t start = list.start;
+  const uint64_t after = ((start + lo) >> 7) + 1;
+  const uint64_t lastBlock = (start + n - 1) >> 7;
+  uint64_t first = after;
+  for (uint64_t end = lastBlock; first < end;) {
+    const uint64_t mid = (first + end) / 2;
+    if (list.Base(mid) < value) first = mid + 1;
+    else end = mid;
+  }
+  // Invariant: At(below) < value ≤ At(above).
+  uint64_t below = first > after ? ((first - 1) << 7) - start : lo;
+  uint64_t above = first < lastBlock ? (first << 7) - start : n - 1;
+  while (above - below > 1) {
+    const uint64_t mid = (below + above) / 2;
+    if (list.At(static_cast<uint32_t>(mid)) < value) below = mid;
+    else above = mid;
+  }
+  return static_cast<uint32_t>(above);
+}
+
 /** A posting list: positions [start, start + length) of a shard. */
 struct PostingList {
   const PackedShard* shard = nullptr;
@@ -53,8 +84,9 @@ struct PostingList {
   uint32_t length = 0;
 
   __attribute__((always_inline)) uint32_t At(uint32_t i) const { return shard->At(start + i); }
-  /** The first index at or after `lo` whose posting is ≥ value, or the length (packed.ts PackedList.seek). */
-  uint32_t Seek(uint32_t value, uint32_t lo) const;
+  uint32_t Base(uint64_t b) const { return shard->bases[b]; }
+  /** The first index at or after `lo` whose posting is ≥ value, or the length (SeekIn). */
+  uint32_t Seek(uint32_t value, uint32_t lo) const { return SeekIn(*this, value, lo); }
 };
 
 /** The candidate stage (kernel/votes.ts FingerprintVotes) over one generation's fingerprint lists. */

@@ -24,6 +24,9 @@ struct Clause {
   uint32_t start = 0;
   uint32_t length = 0;
   const uint32_t* array = nullptr;
+  /** A stored list's columns: blocks (of bases, widths and starts alike) and bytes of data. */
+  size_t blocks = 0;
+  size_t bytes = 0;
   /** One weight for every document, or one per document (float32, `length` of them). */
   bool scalar = true;
   double weight = 0;
@@ -49,9 +52,10 @@ bool Fail(Napi::Env env, const std::string& what) {
 
 /**
  * A clause from [bases, widths, starts, data, start, length, weights] (a stored list) or [docs,
- * weights] (an array); the blocks of a stored list's positions checked against its columns.
+ * weights] (an array); the blocks of a stored list's positions checked against its columns, unless
+ * `checkBlocks` is false (its reader checks each block it reads: CheckedList).
  */
-bool ClauseOf(Napi::Env env, Napi::Value value, Clause* clause) {
+bool ClauseOf(Napi::Env env, Napi::Value value, Clause* clause, bool checkBlocks = true) {
   if (!value.IsArray()) return Fail(env, "a clause must be an array");
   Napi::Array parts = value.As<Napi::Array>();
   Napi::Value weights;
@@ -72,10 +76,13 @@ bool ClauseOf(Napi::Env env, Napi::Value value, Clause* clause) {
     clause->start = static_cast<uint32_t>(start);
     clause->length = static_cast<uint32_t>(length);
     if (reinterpret_cast<uintptr_t>(clause->shard.data) % 4 != 0) return Fail(env, "a stored list's data is not aligned to 4 bytes");
-    if (clause->length > 0) {
+    if (widths != blocks || starts != blocks) return Fail(env, "a stored list's columns disagree on its blocks");
+    clause->blocks = blocks;
+    clause->bytes = bytes;
+    if (checkBlocks && clause->length > 0) {
       const uint64_t first = clause->start;
       const uint64_t last = first + clause->length - 1;
-      if ((last >> 7) >= blocks || widths != blocks || starts != blocks) return Fail(env, "a stored list past its blocks");
+      if ((last >> 7) >= blocks) return Fail(env, "a stored list past its blocks");
       for (uint64_t b = first >> 7; b <= (last >> 7); b++) {
         const uint32_t width = clause->shard.widths[b];
         if (width != 1 && width != 2 && width != 4) return Fail(env, "a block of width " + std::to_string(width));
@@ -104,6 +111,36 @@ bool ClauseOf(Napi::Env env, Napi::Value value, Clause* clause) {
   clause->scalar = false;
   return true;
 }
+
+/**
+ * A stored list read position by position, each block checked as it is read (its index, width and
+ * place in the data), instead of all its blocks up front: holdingEvery reads a few blocks of lists of
+ * up to millions of postings. A read outside the columns gives 0 and sets `bad`.
+ */
+struct CheckedList {
+  const Clause* clause;
+  uint32_t start;
+  uint32_t length;
+  mutable bool bad = false;
+
+  uint32_t Base(uint64_t b) const { return b < clause->blocks ? clause->shard.bases[b] : Bad(); }
+
+  uint32_t At(uint32_t i) const {
+    const uint64_t p = static_cast<uint64_t>(clause->start) + i;
+    const uint64_t b = p >> 7;
+    if (i >= length || b >= clause->blocks) return Bad();
+    const uint32_t width = clause->shard.widths[b];
+    const uint64_t at = static_cast<uint64_t>(clause->shard.starts[b]) + (p & 127);
+    if ((width != 1 && width != 2 && width != 4) || (at + 1) * width > clause->bytes) return Bad();
+    return clause->shard.At(static_cast<uint32_t>(p));
+  }
+
+ private:
+  uint32_t Bad() const {
+    bad = true;
+    return 0;
+  }
+};
 
 /** Whether two clauses are the very same list (a word repeated in the query): posting-ops.ts sameList. */
 bool SameList(const Clause& a, const Clause& b) {
@@ -273,6 +310,52 @@ Napi::Value Intersect(const Napi::CallbackInfo& info) {
     for (size_t i = 0; i < n; i++) weights[i] = owned ? acc.weights[i] : first->weights[i];
     out.Set(1u, weights);
   }
+  return out;
+}
+
+// holdingEvery(docs, lists): of `docs` (a Uint32Array, ascending), those every one of `lists` holds,
+// ascending (posting-ops.ts holdingEvery). Each list is a stored one, [bases, widths, starts, data,
+// start, length, weight] as intersect takes it (the weight is not used); the shortest is searched
+// first, by seeks that go on from where the last document was found (SeekIn). Each block is checked
+// as it is read (CheckedList): a list of a million postings has thousands of blocks, of which the
+// seeks of a few hundred documents read a few hundred.
+Napi::Value HoldingEvery(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const uint32_t* given;
+  size_t count;
+  if (info.Length() < 2 || !TypedArrayData(env, info[0], napi_uint32_array, &given, &count) || !info[1].IsArray()) {
+    Napi::TypeError::New(env, "holdingEvery takes (docs: Uint32Array, lists)").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  Napi::Array list = info[1].As<Napi::Array>();
+  std::vector<Clause> clauses(list.Length());
+  for (uint32_t i = 0; i < list.Length(); i++) {
+    if (!ClauseOf(env, list.Get(i), &clauses[i], false)) return env.Undefined();
+    if (!clauses[i].packed) {
+      Napi::TypeError::New(env, "holdingEvery: a list must be a stored one").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+  }
+  std::stable_sort(clauses.begin(), clauses.end(), [](const Clause& a, const Clause& b) { return a.length < b.length; });
+  std::vector<uint32_t> kept(given, given + count);
+  for (const Clause& clause : clauses) {
+    if (kept.empty()) break;
+    const CheckedList posting{&clause, clause.start, clause.length};
+    size_t k = 0;
+    uint32_t at = 0;
+    for (const uint32_t doc : kept) {
+      at = SeekIn(posting, doc, at);
+      if (at == posting.length) break;
+      if (posting.At(at) == doc) kept[k++] = doc;
+    }
+    kept.resize(k);
+    if (posting.bad) {
+      Napi::TypeError::New(env, "holdingEvery: a stored list past its blocks or data").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+  }
+  Napi::Uint32Array out = Napi::Uint32Array::New(env, kept.size());
+  if (!kept.empty()) std::memcpy(out.Data(), kept.data(), kept.size() * sizeof(uint32_t));
   return out;
 }
 

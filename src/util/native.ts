@@ -50,7 +50,7 @@ export type NativeClause =
   | [Uint32Array, number | Float32Array];
 
 /** The addon's version this code expects (kVersion in native-index/src/addon.cc). */
-const NATIVE_VERSION = 5;
+const NATIVE_VERSION = 6;
 
 export interface NativeAddon {
   version: number;
@@ -59,6 +59,8 @@ export interface NativeAddon {
   QueryGrams: new (normalized: string, out: Int32Array) => NativeQueryGrams;
   /** The documents in every clause, their weights summed; null once `deadline` (Date.now() ms) passed. */
   intersect(clauses: NativeClause[], deadline: number): [Uint32Array, number | Float32Array] | null;
+  /** Of some documents (ascending), those every stored list holds (src/index/kernel/posting-ops.ts holdingEvery). */
+  holdingEvery(docs: Uint32Array, lists: NativeClause[]): Uint32Array;
   /** track.search's scoring loop (src/index/kernel/rank.ts): [the best documents, how many passed]; null past `deadline`. */
   rankTracks(columns: object, docs: Uint32Array | null, weights: number | Float32Array, ranking: object, deadline: number): [Uint32Array, number] | null;
 }

@@ -10,7 +10,7 @@
 import { hasUnspaced, normalizeName, normalizeText, wordsOf } from './normalize.js';
 import { indexKeys } from './grams.js';
 import { QueryGrams as TsQueryGrams, type CoverageResult } from './coverage.js';
-import { contains, intersect, lowerBound, seek, union, VoteBoard, type Clause, type Matched } from './posting-ops.js';
+import { contains, holdingEvery, intersect, lowerBound, seek, union, VoteBoard, type Clause, type Matched } from './posting-ops.js';
 import type { PackedList } from '../store/packed.js';
 import { TopK } from './topk.js';
 import { FingerprintVotes, POSTINGS, type CandidateStage, type PostingsLimits } from './votes.js';
@@ -54,6 +54,8 @@ export interface Kernel {
   seek(list: Uint32Array, value: number, from: number): number;
   /** Whether a stored posting list holds `doc`. */
   contains(list: PackedList, doc: number): boolean;
+  /** Of `docs` (ascending), those every one of `lists` holds, ascending. */
+  holdingEvery(docs: number[], lists: readonly PackedList[]): number[];
   /** A board counting votes per document, for `docs` documents. */
   voteBoard(docs: number): VoteBoard;
   /** The `k` best of many scored items. */
@@ -75,6 +77,7 @@ export const tsKernel: Kernel = {
   lowerBound,
   seek,
   contains,
+  holdingEvery,
   voteBoard: (docs) => new VoteBoard(docs),
   topK: (k) => new TopK(k),
 };

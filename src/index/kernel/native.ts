@@ -62,6 +62,12 @@ const nativeClause = ({ docs, weights }: Clause): NativeClause => {
   return [reader.bases, reader.widths, reader.starts, reader.u8, docs.start, docs.length, weights];
 };
 
+/** posting-ops.ts holdingEvery, in C++. */
+function nativeHoldingEvery(addon: NativeAddon, docs: number[], lists: readonly PackedList[]): number[] {
+  if (docs.length === 0) return [];
+  return Array.from(addon.holdingEvery(Uint32Array.from(docs), lists.map((list) => nativeClause({ docs: list, weights: 0 }))));
+}
+
 /** posting-ops.ts intersect, in C++. */
 function nativeIntersect(addon: NativeAddon, clauses: Clause[], deadline: number): Matched {
   const result = addon.intersect(clauses.map(nativeClause), deadline);
@@ -81,12 +87,14 @@ export function nativeParts(addon: NativeAddon): {
   candidateStage: (index: LoadedIndex, limits?: PostingsLimits) => CandidateStage;
   queryGrams: (normalized: string) => NativeGrams;
   intersect: (clauses: Clause[], deadline: number) => Matched;
+  holdingEvery: (docs: number[], lists: readonly PackedList[]) => number[];
   rankTracks: (columns: TrackColumns, matched: Matched | undefined, ranking: TrackRanking, deadline: number) => Ranked;
 } {
   return {
     candidateStage: (index, limits = POSTINGS) => new NativeCandidateStage(addon, index, limits),
     queryGrams: (normalized) => new NativeGrams(addon, normalized),
     intersect: (clauses, deadline) => nativeIntersect(addon, clauses, deadline),
+    holdingEvery: (docs, lists) => nativeHoldingEvery(addon, docs, lists),
     rankTracks: (columns, matched, ranking, deadline) => nativeRankTracks(addon, columns, matched, ranking, deadline),
   };
 }

@@ -317,3 +317,20 @@ export function contains(list: PackedList, doc: number): boolean {
   const at = list.seek(doc, 0);
   return at < list.length && list.at(at) === doc;
 }
+
+/** Of `docs` (ascending), those in every one of `lists`, ascending; the shortest lists are searched first. */
+export function holdingEvery(docs: number[], lists: readonly PackedList[]): number[] {
+  let kept = docs;
+  for (const list of [...lists].sort((a, b) => a.length - b.length)) {
+    if (kept.length === 0) break;
+    const next: number[] = [];
+    let at = 0;
+    for (const doc of kept) {
+      at = list.seek(doc, at);
+      if (at === list.length) break;
+      if (list.at(at) === doc) next.push(doc);
+    }
+    kept = next;
+  }
+  return kept;
+}

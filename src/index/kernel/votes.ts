@@ -13,6 +13,7 @@ import { TopK } from './topk.js';
 import { orderTier, ORDER_WORDS } from './order.js';
 import { column, type LoadedIndex } from '../store/layout.js';
 import { PackedPostingsView } from '../store/postings.js';
+import { holdingEvery } from './posting-ops.js';
 import { BLOCK, BLOCK_SHIFT, type PackedList } from '../store/packed.js';
 
 /** How many postings a query's candidate stage reads, the rarest keys first. */
@@ -311,23 +312,6 @@ export class FingerprintVotes implements CandidateStage {
   private weight(list: { length: number }): number {
     return Math.max(1, Math.round(8 * Math.log(1 + this.docs / list.length)));
   }
-}
-
-/** Of `docs` (ascending), those in every one of `lists`, ascending; the shortest lists are searched first. */
-export function holdingEvery(docs: number[], lists: readonly PackedList[]): number[] {
-  let kept = docs;
-  for (const list of [...lists].sort((a, b) => a.length - b.length)) {
-    if (kept.length === 0) break;
-    const next: number[] = [];
-    let at = 0;
-    for (const doc of kept) {
-      at = list.seek(doc, at);
-      if (at === list.length) break;
-      if (list.at(at) === doc) next.push(doc);
-    }
-    kept = next;
-  }
-  return kept;
 }
 
 /**

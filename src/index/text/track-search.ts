@@ -78,34 +78,25 @@ export function rarestLyricsWord(ix: TextIndex, text: string): number {
 }
 
 /**
- * Of `tracks`, those whose lyrics hold every one of `words` (normalised words), in the order given: a
- * membership test per word in its posting list, rarest word first. The tracks are looked up in
- * ascending order, so each search (the track's ordinal, then its place in each list) starts where the
- * previous one ended, and from an interpolated guess (kernel.seek, PackedList.seek) instead of galloping
- * from the start of a list of up to a million entries.
+ * Of `tracks`, those whose lyrics hold every one of `words` (normalised words), in the order given:
+ * the tracks' ordinals, found in ascending order (each search starts where the previous one ended,
+ * from an interpolated guess: kernel.seek), then a membership test in each word's posting list,
+ * rarest word first (the kernel's holdingEvery, whose seeks go on the same way).
  */
 export function tracksHoldingWords(ix: TextIndex, tracks: readonly number[], words: readonly string[]): number[] {
-  const lists = [...new Set(words)].map((w) => ix.list(ix.trackPostings, FIELD.lyrics, w)).sort((a, b) => a.length - b.length);
+  const lists = [...new Set(words)].map((w) => ix.list(ix.trackPostings, FIELD.lyrics, w));
   if (lists.some((l) => l.length === 0)) return [];
   const ids = ix.track.id;
-  const ascending = tracks.map((_, i) => i).sort((a, b) => tracks[a] - tracks[b]);
-  const holds = new Uint8Array(tracks.length);
-  /** Per list, a position at or before the next document's (documents come in ascending order). */
-  const from = new Int32Array(lists.length);
+  /** Each track's ordinal, set in ascending order (so the ordinals are too). */
+  const ordinalOf = new Map<number, number>();
   let at = 0;
-  for (const i of ascending) {
-    at = kernel.seek(ids, tracks[i], at);
+  for (const track of [...tracks].sort((a, b) => a - b)) {
+    at = kernel.seek(ids, track, at);
     if (at >= ids.length) break;
-    if (ids[at] !== tracks[i]) continue;
-    let all = 1;
-    for (let k = 0; k < lists.length && all; k++) {
-      const list = lists[k];
-      const p = (from[k] = list.seek(at, from[k]));
-      if (p >= list.length || list.at(p) !== at) all = 0;
-    }
-    holds[i] = all;
+    if (ids[at] === track) ordinalOf.set(track, at);
   }
-  return tracks.filter((_, i) => holds[i] === 1);
+  const held = new Set(ix.kernel.holdingEvery([...ordinalOf.values()], lists));
+  return tracks.filter((track) => held.has(ordinalOf.get(track) ?? -1));
 }
 
 /** One clause per word of `text`: the word in any of `fields`. */

@@ -1,7 +1,8 @@
 /** The fingerprint search's pure steps: refining candidates with unread keys, ranking and sharing evidence among hits. */
 import t from 'tap';
 import { rank, shareEvidence, TIE_WINDOW, type FingerprintHit } from '../../../src/index/fingerprint/search.js';
-import { holdingEvery, refine, type Candidate } from '../../../src/index/kernel/votes.js';
+import { refine, type Candidate } from '../../../src/index/kernel/votes.js';
+import { holdingEvery } from '../../../src/index/kernel/posting-ops.js';
 import { PackedList } from '../../../src/index/store/packed.js';
 
 t.test('refine: the unread keys lift the lyric that holds them all, and the earlier best stay', async (t) => {

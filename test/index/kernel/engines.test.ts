@@ -11,6 +11,7 @@ import { Catalog } from '../../../src/catalog/store.js';
 import { generateCatalog } from '../../../src/generate/index.js';
 import { column, currentGeneration, loadGenerationAsync } from '../../../src/index/store/layout.js';
 import { packedShards } from '../../../src/index/store/postings.js';
+import { PackedList } from '../../../src/index/store/packed.js';
 import { FingerprintSearcher } from '../../../src/index/fingerprint/search.js';
 import { makeEngines } from '../../../src/index/service/engines.js';
 import { ORDER_WORDS, orderMask, tsKernel, type Kernel } from '../../../src/index/kernel/kernel.js';
@@ -205,6 +206,34 @@ t.test('intersections and track.search\'s scoring loop (track.search, artist.sea
     const late = (k: Kernel) => () => k.intersect([{ docs: Uint32Array.of(1, 2, 3), weights: 1 }, { docs: Uint32Array.of(2, 3), weights: 1 }], Date.now() - 1000);
     t.throws(late(tsKernel), { code: 'deadline' }, 'past the deadline: the reference throws…');
     t.throws(late(native!), { code: 'deadline' }, '…and so does the native kernel');
+  });
+
+  await t.test('holdingEvery and the words a tie\'s tracks hold: the same documents', async (t) => {
+    const ix = new TextIndex(index);
+    const words = [...new Set(lines.flatMap((l) => tsKernel.wordsOf(tsKernel.normalizeText((JSON.parse(l) as { lyrics?: { lyrics_body?: string } }).lyrics?.lyrics_body ?? ''))))];
+    const docs = ix.track.id.length;
+    let kept = 0;
+    for (let k = 0; k < 300; k++) {
+      const lists = Array.from({ length: r.int(5) }, () => ix.list(ix.trackPostings, FIELD.lyrics, words[r.int(words.length)]));
+      const some = [...new Set(Array.from({ length: r.int(300) }, () => r.int(docs + 2)))].sort((a, b) => a - b);
+      const a = tsKernel.holdingEvery(some, lists);
+      t.same(native!.holdingEvery(some, lists), a);
+      kept += a.length;
+    }
+    t.ok(kept > 300, `documents were kept (${kept}): the comparison compared some`);
+    t.same(native!.holdingEvery([], [ix.list(ix.trackPostings, FIELD.lyrics, words[0])]), []);
+    t.same(native!.holdingEvery([4_000_000_000, 3], []), [4_000_000_000, 3], 'no list: every document');
+    t.throws(() => native!.holdingEvery([1], [{ length: 3 } as never]), /clause/, 'a list that is not a stored one is refused');
+    const stored = ix.list(ix.trackPostings, FIELD.lyrics, words[0]);
+    const past = new PackedList(stored.reader, stored.start, stored.length + 1_000_000);
+    t.throws(() => native!.holdingEvery([docs - 1], [past]), /holdingEvery: a stored list past its blocks or data/, 'a list past its columns is refused, never read outside them');
+    const ts = new TextSearcher(index, catalog, tsKernel);
+    const nat = new TextSearcher(index, catalog, native!);
+    for (let k = 0; k < 100; k++) {
+      const tracks = Array.from({ length: r.int(200) }, () => ix.track.id[r.int(docs)] + (k % 10 === 0 ? 1 : 0));
+      const some = Array.from({ length: 1 + r.int(4) }, () => words[r.int(words.length)]);
+      t.same(nat.tracksHoldingWords(tracks, some), ts.tracksHoldingWords(tracks, some));
+    }
   });
 
   await t.test('track.search, artist.search and the matcher through each kernel', async (t) => {
