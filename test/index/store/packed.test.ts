@@ -87,13 +87,13 @@ t.test('a block takes the fewest bytes that hold its range: dense lists 1 byte a
 
 t.test('seek finds the first position at or after a start whose value is at least a value, as a scan would', async (t) => {
   const next = random(11);
-  const lists = [[], [9], list(BLOCK, 100, 10, next), list(5 * BLOCK + 17, 3, 50, next), list(600, 0, 0, next, false), list(3000, 0, 70_000, next)];
+  const lists = [[], [9], list(BLOCK, 100, 10, next), list(5 * BLOCK + 17, 3, 50, next), list(600, 0, 0, next, false), list(3000, 0, 70_000, next), list(40 * BLOCK + 3, 5, 2, next)];
   const { packed } = packAll(lists);
   let probes = 0;
   lists.forEach((l, i) => {
     const targets = [0, 1, 2, 0xffff_ffff, ...l, ...l.map((v) => v + 1), ...l.map((v) => Math.max(0, v - 1))];
     for (const v of targets) {
-      for (const from of [0, Math.floor(l.length / 2), l.length]) {
+      for (const from of new Set([0, 1, Math.floor(l.length / 3), Math.floor(l.length / 2), l.length - 1, l.length].filter((f) => f >= 0 && f <= l.length))) {
         let want = l.findIndex((x, j) => j >= from && x >= v);
         if (want < 0) want = l.length;
         const got = packed[i].seek(v, from);
