@@ -68,7 +68,7 @@ function engineFigures(kernel: Kernel, steadyToo = false): { afresh: KindLatency
   const { fingerprint: searcher } = makeEngines(index, catalog, {}, kernel);
   const afresh = {} as KindLatency;
   for (const kind of Object.keys(kinds) as Kind[]) afresh[kind] = latency(kinds[kind], (q) => searcher.search(q.text, 10, Infinity));
-  const { fingerprint: cachedSearcher } = makeEngines(index, catalog, new CatalogCache(catalog), kernel);
+  const { fingerprint: cachedSearcher } = makeEngines(index, catalog, new CatalogCache(catalog, { engine: kernel }), kernel);
   for (const q of [...warmSet.excerpt, ...warmSet.line, ...warmSet.short]) cachedSearcher.search(q.text, 10, Infinity);
   const cached = {} as KindLatency;
   for (const kind of Object.keys(kinds) as Kind[]) cached[kind] = latency(kinds[kind], (q) => cachedSearcher.search(q.text, 10, Infinity), false);

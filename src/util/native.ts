@@ -50,13 +50,15 @@ export type NativeClause =
   | [Uint32Array, number | Float32Array];
 
 /** The addon's version this code expects (kVersion in native-index/src/addon.cc). */
-const NATIVE_VERSION = 6;
+const NATIVE_VERSION = 7;
 
 export interface NativeAddon {
   version: number;
   Lz4Dictionary: new (dictionary: Uint8Array) => NativeLz4Dictionary;
   FingerprintVotes: new (description: { docs: number; bits: number; limits: number[]; order: Uint32Array; shards: NativeShard[] }) => NativeFingerprintVotes;
   QueryGrams: new (normalized: string, out: Int32Array) => NativeQueryGrams;
+  /** normalizeText's fast path (src/index/kernel/normalize.ts normalizeNarrow) over the table it is given. */
+  NarrowFolder: new (codes: Int32Array, multi: readonly string[]) => { fold(text: string): string | undefined };
   /** The documents in every clause, their weights summed; null once `deadline` (Date.now() ms) passed. */
   intersect(clauses: NativeClause[], deadline: number): [Uint32Array, number | Float32Array] | null;
   /** Of some documents (ascending), those every stored list holds (src/index/kernel/posting-ops.ts holdingEvery). */

@@ -1,6 +1,6 @@
 /**
- * The native kernel's parts (native-index/src/fingerprint.cc): the fingerprint's candidate stage and
- * its verification in C++, over the same shared buffers as the TypeScript reference (votes.ts,
+ * The native kernel's parts (native-index/src/): text normalisation's fast path, the fingerprint's
+ * candidate stage and its verification in C++, over the same shared buffers as the TypeScript reference (votes.ts,
  * coverage.ts), giving the same answers. kernel.ts puts them in place of the TypeScript ones when
  * `--engine` selects the native kernel.
  */
@@ -13,6 +13,7 @@ import { column, type LoadedIndex } from '../store/layout.js';
 import { packedShards } from '../store/postings.js';
 import type { CoverageResult } from './coverage.js';
 import { POSTINGS, type Candidate, type Candidates, type CandidateStage, type PostingsLimits } from './votes.js';
+import { NARROW_TABLE, normalizeWide } from './normalize.js';
 
 /** The candidate stage in C++: one call per pass, its answer turned into votes.ts's shapes. */
 class NativeCandidateStage implements CandidateStage {
@@ -84,13 +85,17 @@ function nativeRankTracks(addon: NativeAddon, columns: TrackColumns, matched: Ma
 
 /** The kernel operations the addon does natively. */
 export function nativeParts(addon: NativeAddon): {
+  normalizeText: (text: string) => string;
   candidateStage: (index: LoadedIndex, limits?: PostingsLimits) => CandidateStage;
   queryGrams: (normalized: string) => NativeGrams;
   intersect: (clauses: Clause[], deadline: number) => Matched;
   holdingEvery: (docs: number[], lists: readonly PackedList[]) => number[];
   rankTracks: (columns: TrackColumns, matched: Matched | undefined, ranking: TrackRanking, deadline: number) => Ranked;
 } {
+  // normalize.ts's fast path over its own table; the text it does not take goes the TypeScript way.
+  const folder = new addon.NarrowFolder(NARROW_TABLE.codes, NARROW_TABLE.multi);
   return {
+    normalizeText: (text) => folder.fold(text) ?? normalizeWide(text),
     candidateStage: (index, limits = POSTINGS) => new NativeCandidateStage(addon, index, limits),
     queryGrams: (normalized) => new NativeGrams(addon, normalized),
     intersect: (clauses, deadline) => nativeIntersect(addon, clauses, deadline),

@@ -15,7 +15,12 @@ const SEPARATORS = /[^\p{L}\p{N}]+/gu;
 
 /** Normalised form of any text: see the module comment. Idempotent. */
 export function normalizeText(text: string): string {
-  return normalizeNarrow(text) ?? normalizeLatin(text) ?? normalizeAny(text);
+  return normalizeNarrow(text) ?? normalizeWide(text);
+}
+
+/** normalizeText of a text normalizeNarrow does not take (a character's normal form past U+00FF). */
+export function normalizeWide(text: string): string {
+  return normalizeLatin(text) ?? normalizeAny(text);
 }
 
 function normalizeAny(text: string): string {
@@ -46,6 +51,13 @@ let latinOut = new Uint16Array(4096);
 const WIDE = -3;
 const NARROW_CODE = LATIN_CODE.map((code, c) => (code > 0xff || (code === MULTI && [...LATIN[c]].some((m) => m.charCodeAt(0) > 0xff)) ? WIDE : code));
 let narrowOut = Buffer.allocUnsafe(4096);
+
+/**
+ * normalizeNarrow's table, for a native folder that gives its answers (kernel/native.ts): per
+ * character below U+0250 its output code unit, SPACE, DROP, MULTI or WIDE, and the output of each
+ * MULTI character.
+ */
+export const NARROW_TABLE: { codes: Int32Array; multi: readonly string[] } = { codes: NARROW_CODE, multi: LATIN };
 
 /**
  * Folds `text` through a table of LATIN codes into `out`: the number of code units written, or -1

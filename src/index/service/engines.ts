@@ -52,10 +52,10 @@ class Recent<K, V> {
   }
 }
 
-/** A track's normalised lyrics, read from the catalog; undefined when it has none. */
-const lyricsFrom = (catalog: Catalog) => (trackId: number): string | undefined => {
+/** A track's lyrics, read from the catalog and normalised by `engine`; undefined when it has none. */
+const lyricsFrom = (catalog: Catalog, engine: Kernel) => (trackId: number): string | undefined => {
   const body = catalog.getContent('lyrics', trackId)?.lyrics_body;
-  return body === undefined ? undefined : kernel.normalizeText(body);
+  return body === undefined ? undefined : engine.normalizeText(body);
 };
 
 /**
@@ -85,10 +85,11 @@ export class CatalogCache {
   private readonly readLyrics: (trackId: number) => string | undefined;
   private readonly readRecording: (commontrack: number, indexed: number) => Recording;
 
-  constructor(catalog: Catalog, lyricsSize = LYRICS_CACHE, recordingsSize = RECORDINGS_CACHE) {
-    this.lyrics = new Recent(lyricsSize);
-    this.recordings = new Recent(recordingsSize);
-    this.readLyrics = lyricsFrom(catalog);
+  /** `engine`: the kernel that normalises lyrics (the engines' own); `lyrics`, `recordings`: how many of each are kept. */
+  constructor(catalog: Catalog, { engine = kernel, lyrics = LYRICS_CACHE, recordings = RECORDINGS_CACHE }: { engine?: Kernel; lyrics?: number; recordings?: number } = {}) {
+    this.lyrics = new Recent(lyrics);
+    this.recordings = new Recent(recordings);
+    this.readLyrics = lyricsFrom(catalog, engine);
     this.readRecording = recordingFrom(catalog);
   }
 
@@ -109,7 +110,7 @@ export class CatalogCache {
  * for what it omits (each read afresh); `engine`: the kernel answering (--engine).
  */
 export function makeEngines(index: LoadedIndex, catalog: Catalog, reads: Partial<Pick<CatalogCache, 'lyricsOf' | 'recordingOf'>> = {}, engine: Kernel = kernel): Engines {
-  const lyricsOf = reads.lyricsOf ?? lyricsFrom(catalog);
+  const lyricsOf = reads.lyricsOf ?? lyricsFrom(catalog, engine);
   const recordingOf = reads.recordingOf ?? recordingFrom(catalog);
   const text = new TextSearcher(index, catalog, engine);
   /** Tracks whose lyrics hold every word of a text, one per recording, most popular first (the fingerprint's candidates for a short line). */

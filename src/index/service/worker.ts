@@ -31,7 +31,7 @@ function enginesFor(envelope: TaskEnvelope): Engines | undefined {
   let e = engines.get(envelope.generation);
   if (!e && envelope.index) {
     catalog ??= Catalog.open(dataDir, { randomReads: true });
-    cache ??= new CatalogCache(catalog);
+    cache ??= new CatalogCache(catalog, { engine: kernel });
     e = makeEngines(indexOf(envelope.index), catalog, cache, kernel);
     engines.set(envelope.generation, e);
     // Keep the newest two generations: a task of the previous one may still arrive.

@@ -131,6 +131,32 @@ t.test('the native and the TypeScript kernel: the same answers', { skip }, async
     t.ok(found > texts.length / 2, `most texts found something (${found}): the comparison compared answers`);
   });
 
+  await t.test('normalisation: the same text from both, whichever path it takes', async (t) => {
+    const r = rng(31);
+    // Latin letters with and without marks, ligatures, apostrophes of every kind, separators, and
+    // characters past the table (Greek, Cyrillic, CJK, emoji, lone surrogates).
+    const alphabet = [...'aZ09 \n\t.,;!?-ÀéßæŒøĳǄǅǆﬁ\'’ʼ`´ŉſ\u0301\u00a0\u2028Ωжあ中😀\ud800\udc00ǰ'];
+    const texts = [
+      ...bodies.slice(0, 300),
+      ...adversarial(bodies),
+      ...Array.from({ length: 2000 }, () => Array.from({ length: r.int(60) }, () => alphabet[r.int(alphabet.length)]).join('')),
+      ...Array.from({ length: 0x250 }, (_, c) => `a${String.fromCharCode(c)}b ${String.fromCharCode(c)}`),
+      '', ' ', '’', '  x  ', 'ǆ'.repeat(5000),
+    ];
+    let differing = 0;
+    for (const text of texts) {
+      const a = tsKernel.normalizeText(text);
+      const b = native!.normalizeText(text);
+      if (a !== b && ++differing <= 3) t.equal(b, a, JSON.stringify(text.slice(0, 80)));
+    }
+    t.equal(differing, 0, `${texts.length} texts normalised alike`);
+    t.not(native!.normalizeText, tsKernel.normalizeText, 'the native kernel normalises with its own folder');
+    const addon = nativeAddon()!;
+    t.throws(() => new addon.NarrowFolder(Int32Array.of(32, 0x100), []), /past U\+00FF/, 'a table whose output is past U+00FF is refused');
+    t.throws(() => new addon.NarrowFolder(Int32Array.of(-2), []), /MULTI/, 'a MULTI character without its output is refused');
+    t.equal(new addon.NarrowFolder(Int32Array.of(32, 98, -1), []).fold('\u0001\u0000\u0002\u0001'), 'b b', 'folds through the table it is given');
+  });
+
   await t.test('the candidate stage alone, at other budgets and second-pass scales', async (t) => {
     const r = rng(5);
     const normal = queries(bodies, 20).map((q) => tsKernel.normalizeText(q));

@@ -58,7 +58,7 @@ t.test('at most `size` of each are kept, the least recently used dropped first',
   const { catalog, reads } = countedCatalog(t);
   t.ok(withLyrics.length >= 3);
   const [a, b, c] = withLyrics;
-  const cache = new CatalogCache(catalog, 2, 1);
+  const cache = new CatalogCache(catalog, { lyrics: 2, recordings: 1 });
   cache.lyricsOf(a);
   cache.lyricsOf(b);
   cache.lyricsOf(a); // a is now the most recent: b goes first
