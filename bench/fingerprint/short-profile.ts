@@ -7,6 +7,7 @@
  *   node dist/bench/fingerprint/short-profile.js --mode check --engines DIST --out FILE
  *   (two dumps compared set by set: bench/fingerprint/answer-diff.ts)
  *   node dist/bench/fingerprint/short-profile.js --mode ab --engines DIST_A,DIST_B [--rounds 5] [--sets excerpt,line,short]
+ *   node dist/bench/fingerprint/short-profile.js --mode least --engines DIST_A,DIST_B [--rounds 5] (each query's least time, all cached)
  *   node dist/bench/fingerprint/short-profile.js --mode slow [--set line] (only the slowest 2%, for --cpu-prof)
  *   node dist/bench/fingerprint/short-profile.js --mode cand --engines DIST_A,DIST_B (the candidate stage alone)
  *
@@ -59,27 +60,44 @@ const allSets: Record<string, { id: number; text: string }[]> = { excerpt, line,
 const sets = Object.fromEntries(Object.entries(allSets).filter(([name]) => args.sets.split(',').includes(name)));
 
 const index = await loadGenerationAsync(currentGeneration(args.data)!);
-/** Normalised lyrics, uncached, as bench/fingerprint reads them. */
+/** Normalised lyrics, uncached, as bench/fingerprint reads them (normalised by the kernel's `normalize`). */
 let lyricsCalls = 0;
 let lyricsMs = 0;
-const lyricsOf = (id: number): string | undefined => {
+const lyricsFor = (normalize: (text: string) => string) => (id: number): string | undefined => {
   const t0 = performance.now();
   const body = catalog.getContent('lyrics', id)?.lyrics_body;
-  const out = body === undefined ? undefined : normalizeText(body);
+  const out = body === undefined ? undefined : normalize(body);
   lyricsMs += performance.now() - t0;
   lyricsCalls++;
   return out;
 };
 
-async function enginesOf(dist: string): Promise<Engines> {
+type LyricsOf = (id: number) => string | undefined;
+
+/**
+ * A build's engines, reading lyrics uncached (lyricsOf), or with everything it reads cached for
+ * good (`cached`: the build's own CatalogCache, unbounded; a build from before it, which took the
+ * lyrics' function alone, gets that function memoised).
+ */
+async function enginesOf(dist: string, cached = false): Promise<Engines> {
   const at = (file: string) => pathToFileURL(path.join(path.resolve(dist), file)).href;
   const mod = (await import(at('src/index/service/engines.js'))) as {
-    makeEngines: (index: LoadedIndex, catalog: Catalog, reads: { lyricsOf: (id: number) => string | undefined }, engine: Kernel) => Engines;
+    makeEngines: (index: LoadedIndex, catalog: Catalog, reads: object | LyricsOf, engine: Kernel) => Engines;
+    CatalogCache?: new (catalog: Catalog, options: { engine: Kernel; lyrics: number; recordings: number }) => object;
   };
   const { selectKernel } = (await import(at('src/index/kernel/kernel.js'))) as typeof KernelModule;
   const chosen = selectKernel(args.kernel as EngineName);
   if (!chosen.kernel) throw new Error(`--kernel ${args.kernel}: ${chosen.why}`);
-  return mod.makeEngines(index, catalog, { lyricsOf }, chosen.kernel);
+  const engine = chosen.kernel;
+  const lyricsOf = lyricsFor(engine.normalizeText);
+  let reads: object | LyricsOf;
+  if (mod.CatalogCache) reads = cached ? new mod.CatalogCache(catalog, { engine, lyrics: Infinity, recordings: Infinity }) : { lyricsOf };
+  else if (!cached) reads = lyricsOf;
+  else {
+    const kept = new Map<number, string | undefined>();
+    reads = (id: number) => (kept.has(id) ? kept.get(id) : kept.set(id, lyricsOf(id)).get(id));
+  }
+  return mod.makeEngines(index, catalog, reads, engine);
 }
 
 const answer = (hits: FingerprintHit[]) => hits.map((h) => [h.track, h.commontrack, h.similarity, h.covered, h.longest, h.tracks]);
@@ -149,7 +167,7 @@ if (args.mode === 'dump' || args.mode === 'check') {
   }
 } else if (args.mode === 'ab') {
   const dists = args.engines.split(',');
-  const all = await Promise.all(dists.map(enginesOf));
+  const all = await Promise.all(dists.map((d) => enginesOf(d)));
   const times: Record<string, Record<string, { wall: ReturnType<typeof stats>[]; cpu: ReturnType<typeof stats>[] }>> = {};
   // Warm every engine on every set once.
   for (const e of all) for (const qs of Object.values(sets)) time(e, qs.slice(0, 200));
@@ -180,6 +198,33 @@ if (args.mode === 'dump' || args.mode === 'check') {
         console.log(`| ${name} (${sets[name].length}) | ${dist} | ${cell(r.map((x) => x.p50))} | ${cell(r.map((x) => x.p99))} | ${cell(r.map((x) => x.mean))} |`);
       }
     }
+  }
+} else if (args.mode === 'least') {
+  // Each query's least wall-clock time over --rounds runs per build (after one untimed run that
+  // fills the build's caches: nothing is read afresh after it), the builds taking turns query by
+  // query: what the code costs per query without the interruptions a shared machine adds to a single
+  // run (bench/fingerprint reports its spread beside the same figure).
+  const dists = args.engines.split(',');
+  const all = await Promise.all(dists.map((d) => enginesOf(d, true)));
+  console.log(`each query's least wall-clock ms of ${args.rounds} runs, everything it reads cached\n`);
+  console.log('| set | engine | p50 | p99 | mean |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, qs] of Object.entries(sets)) {
+    const least = all.map(() => qs.map(() => Infinity));
+    for (let round = 0; round <= args.rounds; round++) {
+      qs.forEach((q, k) => {
+        for (let j = 0; j < all.length; j++) {
+          const i = (round + k) % 2 === 0 ? j : all.length - 1 - j;
+          const t0 = performance.now();
+          all[i].fingerprint.search(q.text, args.size, Infinity);
+          if (round > 0) least[i][k] = Math.min(least[i][k], performance.now() - t0);
+        }
+      });
+    }
+    least.forEach((times, i) => {
+      const s = stats(times);
+      console.log(`| ${name} (${qs.length}) | ${dists[i]} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${fmt(s.mean)} |`);
+    });
   }
 } else if (args.mode === 'profile' || args.mode === 'slow') {
   // profile / slow: per query time and what went on inside, on one set.
@@ -237,7 +282,12 @@ if (args.mode === 'dump' || args.mode === 'check') {
 if (args.mode === 'cand') {
   // Only the candidate stage (the vote), total CPU ms per set, engines interleaved.
   const dists = args.engines.split(',');
-  const all = (await Promise.all(dists.map(enginesOf))).map((e) => e.fingerprint as unknown as { candidates(q: string, n: number): unknown });
+  const all = await Promise.all(dists.map(async (dist) => {
+    const { selectKernel } = (await import(pathToFileURL(path.join(path.resolve(dist), 'src/index/kernel/kernel.js')).href)) as typeof KernelModule;
+    const chosen = selectKernel(args.kernel as EngineName);
+    if (!chosen.kernel) throw new Error(`--kernel ${args.kernel}: ${chosen.why}`);
+    return chosen.kernel.candidateStage(index);
+  }));
   const normal = Object.fromEntries(Object.entries(sets).map(([k, qs]) => [k, qs.map((q) => normalizeText(q.text))]));
   const totals: Record<string, number[][]> = {};
   for (let round = 0; round < args.rounds; round++) {
