@@ -96,12 +96,13 @@ export function latency<Q>(queries: Q[], fn: (q: Q) => unknown, warmup = true): 
 }
 
 /**
- * Each query's least time over `rounds` runs (after one untimed run), and the percentiles of those:
+ * Each query's least time over `rounds` passes over all the queries, and the percentiles of those:
  * what the code costs per query without the interruptions a shared machine adds to single runs
- * (machineJitter measures them). CPU per query is the mean over every timed run.
+ * (machineJitter measures them). A query's runs are a pass apart, so a slow spell of the machine
+ * lasting seconds does not take all of them; whatever `fn` reads afresh it reads each time. CPU per
+ * query is the mean over every run.
  */
 export function leastOfRuns<Q>(queries: Q[], fn: (q: Q) => unknown, rounds = 5): Latency {
-  for (const q of queries) fn(q);
   const least = queries.map(() => Infinity);
   const cpu = process.cpuUsage();
   for (let round = 0; round < rounds; round++) queries.forEach((q, i) => (least[i] = Math.min(least[i], timed(fn, q))));
