@@ -23,32 +23,49 @@ export interface Engines {
  */
 const WORD_LOOKUP_MAX = 5000;
 
-/** Normalised lyrics a CatalogCache keeps by default (about 12 MB of lyrics of 1,500 characters). */
-export const LYRICS_CACHE = 4096;
-/** Recordings (versions and popularity) a CatalogCache keeps by default (about 2 MB). */
-export const RECORDINGS_CACHE = 16_384;
+/**
+ * Characters of normalised lyrics a CatalogCache keeps by default (each lyric counted with 64 more
+ * for its entry): about 6,000 lyrics of 1,300 characters, 6–12 MB (one or two bytes a character),
+ * whatever the lyrics' lengths (up to 100,000 characters each).
+ */
+export const LYRICS_CACHE = 8_000_000;
+/** Track ids of recordings a CatalogCache keeps by default (each recording counted with 4 more): about 16,000 recordings of a few versions, under 1 MB. */
+export const RECORDINGS_CACHE = 65_536;
 
-/** The most recently used `size` values by key; `get` makes a missing one with `make`. */
+/**
+ * The most recently used values by key, at most `budget` of their weights in all (`weigh`, 1 each by
+ * default); `get` makes a missing one with `make`. A value heavier than the budget is not kept.
+ */
 class Recent<K, V> {
-  private readonly values = new Map<K, V>();
+  private readonly values = new Map<K, { value: V; weight: number }>();
+  private used = 0;
 
-  constructor(private readonly size: number) {}
+  constructor(private readonly budget: number, private readonly weigh: (value: V) => number = () => 1) {}
 
   get(key: K, make: (key: K) => V): V {
-    let value = this.values.get(key);
-    if (value !== undefined) {
+    const hit = this.values.get(key);
+    if (hit !== undefined) {
       // Most recently used last: the first in the map is the one to drop.
       this.values.delete(key);
-    } else {
-      value = make(key);
-      if (this.values.size >= this.size) this.values.delete(this.values.keys().next().value as K);
+      this.values.set(key, hit);
+      return hit.value;
     }
-    this.values.set(key, value);
+    const value = make(key);
+    const weight = this.weigh(value);
+    if (weight > this.budget) return value;
+    this.values.set(key, { value, weight });
+    this.used += weight;
+    while (this.used > this.budget) {
+      const [oldest, entry] = this.values.entries().next().value as [K, { weight: number }];
+      this.values.delete(oldest);
+      this.used -= entry.weight;
+    }
     return value;
   }
 
   clear(): void {
     this.values.clear();
+    this.used = 0;
   }
 }
 
@@ -85,10 +102,13 @@ export class CatalogCache {
   private readonly readLyrics: (trackId: number) => string | undefined;
   private readonly readRecording: (commontrack: number, indexed: number) => Recording;
 
-  /** `engine`: the kernel that normalises lyrics (the engines' own); `lyrics`, `recordings`: how many of each are kept. */
+  /**
+   * `engine`: the kernel that normalises lyrics (the engines' own); `lyrics`: the characters of
+   * lyrics kept, `recordings`: the track ids of recordings kept (each entry weighed as above).
+   */
   constructor(catalog: Catalog, { engine = kernel, lyrics = LYRICS_CACHE, recordings = RECORDINGS_CACHE }: { engine?: Kernel; lyrics?: number; recordings?: number } = {}) {
-    this.lyrics = new Recent(lyrics);
-    this.recordings = new Recent(recordings);
+    this.lyrics = new Recent(lyrics, (text) => (text?.length ?? 0) + 64);
+    this.recordings = new Recent(recordings, (recording) => recording.tracks.length + 4);
     this.readLyrics = lyricsFrom(catalog, engine);
     this.readRecording = recordingFrom(catalog);
   }

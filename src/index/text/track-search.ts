@@ -81,7 +81,8 @@ export function rarestLyricsWord(ix: TextIndex, text: string): number {
  * Of `tracks`, those whose lyrics hold every one of `words` (normalised words), in the order given:
  * the tracks' ordinals, found in ascending order (each search starts where the previous one ended,
  * from an interpolated guess: kernel.seek), then a membership test in each word's posting list,
- * rarest word first (the kernel's holdingEvery, whose seeks go on the same way).
+ * rarest word first (the kernel's holdingEvery: each seek goes on from the last, finding the list's
+ * block first).
  */
 export function tracksHoldingWords(ix: TextIndex, tracks: readonly number[], words: readonly string[]): number[] {
   const lists = [...new Set(words)].map((w) => ix.list(ix.trackPostings, FIELD.lyrics, w));

@@ -54,11 +54,14 @@ t.test('recordings: their tracks most popular first and the best rating, read on
   t.same(cache.recordingOf(777_777, 1), { tracks: [1], popularity: TRACKS[0].track_rating }, 'a group that is gone: its indexed track alone');
 });
 
-t.test('at most `size` of each are kept, the least recently used dropped first', async (t) => {
+t.test('at most the characters and track ids given are kept, the least recently used dropped first', async (t) => {
   const { catalog, reads } = countedCatalog(t);
   t.ok(withLyrics.length >= 3);
   const [a, b, c] = withLyrics;
-  const cache = new CatalogCache(catalog, { lyrics: 2, recordings: 1 });
+  /** What an entry of lyrics weighs: its normalised characters and 64. */
+  const weight = (id: number) => normalizeText(TRACKS.find((r) => r.track_id === id)!.lyrics!.lyrics_body).length + 64;
+  // Room for any two of the three, not for all three.
+  const cache = new CatalogCache(catalog, { lyrics: weight(a) + weight(b) + weight(c) - 1, recordings: 6 });
   cache.lyricsOf(a);
   cache.lyricsOf(b);
   cache.lyricsOf(a); // a is now the most recent: b goes first
@@ -71,7 +74,15 @@ t.test('at most `size` of each are kept, the least recently used dropped first',
   cache.recordingOf(10, 1);
   cache.recordingOf(777_777, 3);
   cache.recordingOf(10, 1);
-  t.equal(reads.recordings, 3, 'one recording kept');
+  t.equal(reads.recordings, 3, 'one recording kept (two versions and 4: 6 track ids)');
+});
+
+t.test('lyrics longer than the whole budget are read each time, never kept', async (t) => {
+  const { catalog, reads } = countedCatalog(t);
+  const cache = new CatalogCache(catalog, { lyrics: 50 });
+  t.equal(cache.lyricsOf(1), normalizeText(LYRICS));
+  t.equal(cache.lyricsOf(1), normalizeText(LYRICS));
+  t.equal(reads.lyrics, 2);
 });
 
 t.test('clear() drops everything: the catalog\'s new lyrics are read', async (t) => {
