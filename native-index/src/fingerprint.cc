@@ -523,17 +523,9 @@ std::vector<FingerprintVotes::Candidate> FingerprintVotes::Refine(const std::vec
 void FingerprintVotes::HoldingEvery(std::vector<uint32_t>& docs, size_t unreadFrom) const {
   std::vector<PostingList> lists(lists_.begin() + unreadFrom, lists_.end());
   std::stable_sort(lists.begin(), lists.end(), [](const PostingList& a, const PostingList& b) { return a.length < b.length; });
-  std::vector<uint32_t> kept;
   for (const PostingList& list : lists) {
     if (docs.empty()) break;
-    kept.clear();
-    uint32_t at = 0;
-    for (uint32_t doc : docs) {
-      at = list.Seek(doc, at);
-      if (at == list.length) break;
-      if (list.At(at) == doc) kept.push_back(doc);
-    }
-    docs.swap(kept);
+    KeepHeld(docs, list);
   }
 }
 

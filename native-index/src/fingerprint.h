@@ -77,6 +77,22 @@ uint32_t SeekIn(const List& list, uint32_t value, uint32_t lo) {
   return static_cast<uint32_t>(above);
 }
 
+/**
+ * Keeps, of `docs` (ascending), those `list` holds, in place: each seek (SeekIn) goes on from where
+ * the last document was found (posting-ops.ts holdingEvery, for one list).
+ */
+template <typename List>
+void KeepHeld(std::vector<uint32_t>& docs, const List& list) {
+  size_t k = 0;
+  uint32_t at = 0;
+  for (const uint32_t doc : docs) {
+    at = SeekIn(list, doc, at);
+    if (at == list.length) break;
+    if (list.At(at) == doc) docs[k++] = doc;
+  }
+  docs.resize(k);
+}
+
 /** A posting list: positions [start, start + length) of a shard. */
 struct PostingList {
   const PackedShard* shard = nullptr;

@@ -341,14 +341,7 @@ Napi::Value HoldingEvery(const Napi::CallbackInfo& info) {
   for (const Clause& clause : clauses) {
     if (kept.empty()) break;
     const CheckedList posting{&clause, clause.start, clause.length};
-    size_t k = 0;
-    uint32_t at = 0;
-    for (const uint32_t doc : kept) {
-      at = SeekIn(posting, doc, at);
-      if (at == posting.length) break;
-      if (posting.At(at) == doc) kept[k++] = doc;
-    }
-    kept.resize(k);
+    KeepHeld(kept, posting);
     if (posting.bad) {
       Napi::TypeError::New(env, "holdingEvery: a stored list past its blocks or data").ThrowAsJavaScriptException();
       return env.Undefined();
