@@ -32,7 +32,7 @@ import type { EngineName, Kernel } from '../../src/index/kernel/kernel.js';
 import type { FingerprintHit } from '../../src/index/fingerprint/search.js';
 import { normalizeText } from '../../src/index/kernel/normalize.js';
 import { benchArgs } from '../lib/args.js';
-import { fingerprintQuerySets } from '../lib/index-bench.js';
+import { fingerprintQuerySets, percentiles } from '../lib/index-bench.js';
 import { ROOT } from '../lib/paths.js';
 import { benchPathsIn } from '../quality/catalog.js';
 import { unrelatedPool } from '../quality/queries.js';
@@ -123,9 +123,8 @@ function unrelatedAll(): string[] {
 }
 
 function stats(times: number[]) {
-  const s = [...times].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { p50: at(0.5), p99: at(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
+  const { p50ms: p50, p99ms: p99, meanMs: mean } = percentiles(times);
+  return { p50, p99, mean };
 }
 
 /** Per query: wall-clock ms, and CPU ms of the process (less sensitive to other processes taking the cores). */

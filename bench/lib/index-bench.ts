@@ -134,7 +134,8 @@ function timed<Q>(fn: (q: Q) => unknown, q: Q): number {
   return performance.now() - t0;
 }
 
-function percentiles(times: number[]): { queries: number; p50ms: number; p99ms: number; meanMs: number } {
+/** p50, p99 and mean of some times (ms), and how many. */
+export function percentiles(times: number[]): { queries: number; p50ms: number; p99ms: number; meanMs: number } {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   return { queries: sorted.length, p50ms: at(0.5), p99ms: at(0.99), meanMs: sorted.reduce((a, b) => a + b, 0) / sorted.length };
