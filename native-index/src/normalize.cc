@@ -71,32 +71,39 @@ Napi::Value NarrowFolder::Fold(const Napi::CallbackInfo& info) {
   text_.resize(length + 1);
   napi_get_value_string_utf16(env, info[0], text_.data(), length + 1, &length);
   out_.resize(length * longest_ + 1);
+  // Locals, not members: a store through `out` may alias any member, which would be read again on
+  // every character.
+  const char16_t* text = text_.data();
+  const int32_t* codes = codes_.data();
+  const std::string* multi = multi_.data();
+  char* out = out_.data();
   const size_t limit = codes_.size();
   size_t n = 0;
   bool space = true;
   for (size_t i = 0; i < length; i++) {
-    const char16_t c = text_[i];
+    const char16_t c = text[i];
     if (c >= limit) {
       if (c == kRightQuote || c == kModifierApostrophe) continue;
       return env.Undefined();
     }
-    const int32_t code = codes_[c];
-    if (code == kSpace) {
-      if (!space) out_[n++] = ' ';
-      space = true;
-    } else if (code >= 0) {
-      out_[n++] = static_cast<char>(code);
-      space = false;
+    const int32_t code = codes[c];
+    if (code >= 0) {
+      // An output code unit or kSpace (which is ' '), without a branch on which: a space is kept
+      // only after a character that is not one.
+      const bool isSpace = code == kSpace;
+      out[n] = static_cast<char>(code);
+      n += !(isSpace && space);
+      space = isSpace;
     } else if (code == kMulti) {
-      for (const char unit : multi_[c]) out_[n++] = unit;
+      for (const char unit : multi[c]) out[n++] = unit;
       space = false;
     } else if (code == kWide) {
       return env.Undefined();
     }
   }
-  if (n > 0 && out_[n - 1] == ' ') n--;
+  if (n > 0 && out[n - 1] == ' ') n--;
   napi_value result;
-  napi_create_string_latin1(env, out_.data(), n, &result);
+  napi_create_string_latin1(env, out, n, &result);
   return Napi::Value(env, result);
 }
 
