@@ -169,9 +169,15 @@ export class FingerprintSearcher {
     const hits: FingerprintHit[] = [];
     /** Similarity of each recording verified (0 when its lyric holds none of the query). */
     const seen = new Map<number, number>();
-    const verify = (track: number, commontrack: number): number => {
-      seen.set(commontrack, 0);
+    /**
+     * A lyric's answer, if any. With `passage`, only a lyric holding the whole query as one passage
+     * answers (the tie walk's search for its other sources): the others are not compared further,
+     * nor counted as verified, so a later stage that finds one among its candidates compares it.
+     */
+    const verify = (track: number, commontrack: number, passage = false): number => {
       const lyric = this.lyricsOf(track);
+      if (passage && lyric !== undefined && !lyric.includes(query)) return 0;
+      seen.set(commontrack, 0);
       if (lyric === undefined) return 0;
       const { covered, longest } = grams.coverage(lyric);
       if (covered === 0) return 0;
@@ -200,7 +206,8 @@ export class FingerprintSearcher {
     // source): the rest of the tie holding the query's word order, those holding its ends first,
     // until `size` do (at most WALK_BEFORE reads until one does and WALK_AFTER after; or the
     // deadline). Only those whose lyrics hold the query's words are read (the first and the last
-    // may be cut).
+    // may be cut), and only those holding the query as one passage answer: the rest of the tie holds
+    // its words in other places, as the candidates already verified do, with more votes.
     const whole = (h: FingerprintHit | undefined) => h !== undefined && h.longest === query.length;
     let wholes = hits.filter(whole).length;
     const words = tied && this.holdingWords && wholes < size ? this.kernel.wordsOf(query) : [];
@@ -218,7 +225,7 @@ export class FingerprintSearcher {
       walking: for (let from = 0; from < walk.length; from += WALK_CHUNK) {
         for (const track of this.holdingWords!(walk.slice(from, from + WALK_CHUNK), inner)) {
           if (Date.now() > deadline) throw pastDeadline();
-          if (verify(track, this.common[docOf.get(track)!]) > 0 && whole(hits.at(-1)) && ++wholes >= size) break walking;
+          if (verify(track, this.common[docOf.get(track)!], true) > 0 && whole(hits.at(-1)) && ++wholes >= size) break walking;
           if (wholes === 0 ? ++reads[0] >= WALK_BEFORE : ++reads[1] >= WALK_AFTER) break walking;
         }
       }

@@ -198,5 +198,28 @@ for (const { name, kernel } of testKernels()) {
       t.same(walked.sort(), [1, 2, 3], 'of the tie, only the three are read');
       t.ok(read.length <= 20, `${read.length} lyrics read in all`);
     });
+
+    t.test('the tie walk lists the lyrics holding the text as one passage, not those it reads holding its pieces', async (t) => {
+      const [l1, l2, l3] = [80, 81, 82].map((seed) => passage(seed, 5));
+      // Two of the least popular songs hold the three lines in order. Sixty more popular ones hold
+      // every key and every pair of words of the text, in two pieces (l1 l2 … l2 l3): the tie's word
+      // order and unread keys cannot tell them from the two, and each accounts for all of the text.
+      const songs = [1, 2].map((id) => song(id, id, [passage(5000 + id, 4), l1, l2, l3]));
+      for (let i = 0; i < 60; i++) songs.push(song(1000 + i, 50, [l1, l2, passage(6000 + i, 4), l2, l3]));
+      const { index, read, lyricsOf, holdingWords } = await tieCatalog(t, kernel, songs);
+      const query = [l1, l2, l3].join('\n');
+      const length = kernel.normalizeText(query).length;
+      // Equal answers go by this popularity: the earlier track ids first, which the walk reads.
+      const hits = new FingerprintSearcher(index, lyricsOf, (_, track) => ({ tracks: [track], popularity: -track }), undefined, holdingWords, RAREST_ONLY, kernel).search(query, 8, Infinity);
+      t.same(hits.slice(0, 2).map((h) => h.track), [1, 2], 'the two holding the text whole first');
+      t.ok(hits.slice(0, 2).every((h) => h.longest === length), 'as one passage');
+      const pieces = hits.slice(2);
+      t.ok(pieces.length > 0 && pieces.every((h) => h.covered === length && h.longest < length), 'then songs accounting for the text in pieces');
+      // The candidates (16, and refinement may add one) are verified and listed; the walk reads the
+      // rest of the tie, up to the two and past them, and lists none of the others.
+      const verified = read.slice(0, 17);
+      t.ok(read.length > 40, `the walk read ${read.length - 17} more lyrics`);
+      t.ok(pieces.every((h) => verified.includes(h.track)), `those in pieces listed are candidates: ${pieces.map((h) => read.indexOf(h.track))}`);
+    });
   });
 }
