@@ -49,8 +49,10 @@ struct PackedShard {
 /**
  * The first index at or after `lo` whose posting is ≥ value, or the length (packed.ts
  * PackedList.seek), in any list with `start` (its first position in its shard), `length`, At(i) and
- * Base(b) (block b's base): the block first, by halving over the bases of the blocks wholly inside
- * the list (each starts with its base), then halving within at most two blocks.
+ * Base(b) (block b's base): the block first, over the bases of the blocks wholly inside the list
+ * (each starts with its base), galloping from the block after `lo`'s (1, 2, 4… blocks on: a search
+ * going through a list in order mostly finds its next document a few blocks on) and then halving,
+ * then halving within at most two blocks.
  */
 template <typename List>
 uint32_t SeekIn(const List& list, uint32_t value, uint32_t lo) {
@@ -60,8 +62,18 @@ uint32_t SeekIn(const List& list, uint32_t value, uint32_t lo) {
   const uint64_t start = list.start;
   const uint64_t after = ((start + lo) >> 7) + 1;
   const uint64_t lastBlock = (start + n - 1) >> 7;
+  // Invariant: the blocks before `first` have bases below value; `end` is lastBlock or one whose base is not.
   uint64_t first = after;
-  for (uint64_t end = lastBlock; first < end;) {
+  uint64_t end = lastBlock;
+  for (uint64_t step = 1; first + step - 1 < end; step <<= 1) {
+    const uint64_t probe = first + step - 1;
+    if (list.Base(probe) >= value) {
+      end = probe;
+      break;
+    }
+    first = probe + 1;
+  }
+  while (first < end) {
     const uint64_t mid = (first + end) / 2;
     if (list.Base(mid) < value) first = mid + 1;
     else end = mid;
