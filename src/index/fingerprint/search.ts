@@ -67,12 +67,13 @@ const STOP_RATIO = 0.5;
  * hold the whole query (reading at most WALK_BEFORE lyrics until one does, and WALK_AFTER after).
  */
 /**
- * At most this many lyrics of a tie are read (each is a catalog read and a normalisation: 20–50 µs)
- * before one holds the whole query… Lyrics that differ from the query only in its first or last
- * word (which may be cut, so the word order does not require them) pass the word order, and a stock
- * passage can have dozens of them before its source: measured at 1M tracks, 64 reads found the
- * source of 26 of the 27 excerpts shared with at most 9 other songs, unbounded all 27 (the last
- * after more than 128 reads), at twice the p99.
+ * At most this many lyrics of a tie are read (each is a catalog read and a normalisation: 10–20 µs
+ * with the native kernel) before one holds the whole query… Lyrics that differ from the query only
+ * in its first or last word (which may be cut, so the word order does not require them) pass the
+ * word order, and a stock passage can have dozens of them before its source: measured at 1M tracks,
+ * 64 reads found the source of 26 of the 27 excerpts shared with at most 9 other songs; reading the
+ * whole tie found all 27, at twice the p99 (the last is not among the 256 lyrics the tie gives the
+ * walk: kernel/votes.ts MAX_ORDERED_TIE).
  */
 const WALK_BEFORE = 64;
 /** …and at most this many more after one does (the other songs holding it). */
