@@ -598,25 +598,37 @@ Napi::Value QueryGrams::Coverage(const Napi::CallbackInfo& info) {
     lyricHashes_.resize(lyric_.size() * 2);
     next_.resize(lyric_.size() * 2);
   }
+  const uint32_t* lyricHashes = lyricHashes_.data();
   const size_t n = GramHashes(lyric_.data(), lyric_.size(), lyricHashes_.data());
   const uint32_t stamp = ++stamp_;
+  // Locals, not members: a store to the uint32/int32 arrays below may alias a member of that type
+  // (mask_, filterShift_…), which would be read again on every gram.
+  const uint8_t* filter = filter_.data();
+  const uint8_t* used = used_.data();
+  const uint32_t* keys = keys_.data();
+  uint32_t* stamps = stamps_.data();
+  int32_t* positions = positions_.data();
+  int32_t* lastAt = lastAt_.data();
+  int32_t* next = next_.data();
+  const uint32_t mask = mask_;
+  const uint32_t filterShift = filterShift_;
   for (size_t i = 0; i < n; i++) {
-    const uint32_t h = lyricHashes_[i];
-    if (filter_[h >> filterShift_] == 0) continue;
-    uint32_t slot = h & mask_;
-    while (used_[slot]) {
-      if (keys_[slot] == h) {
-        if (stamps_[slot] != stamp) {
-          stamps_[slot] = stamp;
-          positions_[slot] = static_cast<int32_t>(i);
+    const uint32_t h = lyricHashes[i];
+    if (filter[h >> filterShift] == 0) continue;
+    uint32_t slot = h & mask;
+    while (used[slot]) {
+      if (keys[slot] == h) {
+        if (stamps[slot] != stamp) {
+          stamps[slot] = stamp;
+          positions[slot] = static_cast<int32_t>(i);
         } else {
-          next_[lastAt_[slot]] = static_cast<int32_t>(i);
+          next[lastAt[slot]] = static_cast<int32_t>(i);
         }
-        lastAt_[slot] = static_cast<int32_t>(i);
-        next_[i] = -1;
+        lastAt[slot] = static_cast<int32_t>(i);
+        next[i] = -1;
         break;
       }
-      slot = (slot + 1) & mask_;
+      slot = (slot + 1) & mask;
     }
   }
   const int32_t best = Walk(n, true);

@@ -31,19 +31,34 @@ inline bool Unspaced(char16_t c) {
 /**
  * Hash of every gram of s[0..length), in order: out[i] is the gram starting at i (grams.ts
  * gramHashes). Returns the number of grams; `out` holds at least `length` entries.
+ *
+ * The rolling hash is a chain of dependent multiplications, so it rolls over the first half of the
+ * grams and the second at once: two chains, each waiting on its own multiplier, about halve the
+ * time of one (the same hashes: each half starts from its first kGram - 1 characters).
  */
 inline size_t GramHashes(const char16_t* s, size_t length, uint32_t* out) {
   if (length < kGram) return 0;
   constexpr uint32_t kBase = 0x01000193u;
   constexpr uint32_t kBaseOut = kBase * kBase * kBase * kBase;  // kBase^(kGram - 1) mod 2^32
   const size_t n = length - kGram + 1;
-  uint32_t h = 0;
-  for (size_t i = 0; i < kGram - 1; i++) h = h * kBase + s[i];
-  for (size_t i = 0; i < n; i++) {
-    h = h * kBase + s[i + kGram - 1];
-    out[i] = Mix(h);
-    h -= s[i] * kBaseOut;
+  const size_t half = n / 2;
+  const char16_t* t = s + half;
+  uint32_t* outT = out + half;
+  uint32_t a = 0, b = 0;
+  for (size_t i = 0; i < kGram - 1; i++) {
+    a = a * kBase + s[i];
+    b = b * kBase + t[i];
   }
+  for (size_t i = 0; i < half; i++) {
+    a = a * kBase + s[i + kGram - 1];
+    b = b * kBase + t[i + kGram - 1];
+    out[i] = Mix(a);
+    outT[i] = Mix(b);
+    a -= s[i] * kBaseOut;
+    b -= t[i] * kBaseOut;
+  }
+  // An odd count: the last gram, where the second chain stopped.
+  if (n & 1) outT[half] = Mix(b * kBase + t[half + kGram - 1]);
   return n;
 }
 

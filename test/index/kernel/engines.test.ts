@@ -196,6 +196,25 @@ t.test('the native and the TypeScript kernel: the same answers', { skip }, async
     }
     t.equal(differing, 0, 'the same characters covered and longest passage');
   });
+
+  await t.test('verification of every short length: an odd and an even count of grams', async (t) => {
+    // The native kernel hashes the first and the second half of a text's grams at once; a text of
+    // n characters has n - 4 grams, so these lengths give both counts, and one gram, and none.
+    const text = tsKernel.normalizeText('the river knows your name and carries it to the sea');
+    let differing = 0;
+    for (let qLength = 4; qLength <= 14; qLength++) {
+      const q = text.slice(3, 3 + qLength);
+      const a = tsKernel.queryGrams(q);
+      const b = native!.queryGrams(q);
+      for (let lyricLength = 0; lyricLength <= 24; lyricLength++) {
+        for (const from of [0, 3, 9]) {
+          const lyric = text.slice(from, from + lyricLength);
+          if (JSON.stringify(a.coverage(lyric)) !== JSON.stringify(b.coverage(lyric))) differing++;
+        }
+      }
+    }
+    t.equal(differing, 0, 'the same characters covered and longest passage');
+  });
 });
 
 t.test('intersections and track.search\'s scoring loop (track.search, artist.search, the matcher): the same answers', { skip }, async (t) => {
