@@ -97,6 +97,33 @@ struct Better {
   }
 };
 
+
+/**
+ * The lyric side of a comparison (QueryGrams::Coverage): one per thread, shared by the thread's
+ * QueryGrams, grown to the longest lyric compared (lyrics are at most 100,000 characters: 1.6 MB).
+ * A QueryGrams is made for each query; with buffers of its own, every query allocated and zeroed
+ * them afresh, which was a fifth of the page faults of a run of 200-character excerpts.
+ */
+struct LyricScratch {
+  std::u16string lyric;
+  std::vector<uint32_t> hashes;
+  std::vector<int32_t> next;
+  /** Lyric characters already accounting for a query character: those marked with the current stamp. */
+  std::vector<uint32_t> used;
+  uint32_t usedStamp = 0;
+
+  /** A stamp no character of `used` holds yet (the marks are cleared when the stamps wrap). */
+  uint32_t NextStamp() {
+    if (++usedStamp == 0) {
+      std::fill(used.begin(), used.end(), 0);
+      usedStamp = 1;
+    }
+    return usedStamp;
+  }
+};
+
+thread_local LyricScratch lyricScratch;
+
 }  // namespace
 
 size_t IndexKeys(const char16_t* s, size_t length, uint32_t* out, uint32_t bits) {
@@ -584,8 +611,9 @@ QueryGrams::QueryGrams(const Napi::CallbackInfo& info) : Napi::ObjectWrap<QueryG
 // coverage(lyric): writes [covered, longest] to out (coverage.ts QueryGrams.coverage).
 Napi::Value QueryGrams::Coverage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!TextOf(env, info[0], "the lyric", &lyric_)) return env.Undefined();
-  if (lyric_.size() > 0x3fffffff) {
+  LyricScratch& scratch = lyricScratch;
+  if (!TextOf(env, info[0], "the lyric", &scratch.lyric)) return env.Undefined();
+  if (scratch.lyric.size() > 0x3fffffff) {
     Napi::RangeError::New(env, "the lyric is too long").ThrowAsJavaScriptException();
     return env.Undefined();
   }
@@ -594,12 +622,12 @@ Napi::Value QueryGrams::Coverage(const Napi::CallbackInfo& info) {
     outData_[1] = 0;
     return env.Undefined();
   }
-  if (lyricHashes_.size() < lyric_.size()) {
-    lyricHashes_.resize(lyric_.size() * 2);
-    next_.resize(lyric_.size() * 2);
+  if (scratch.hashes.size() < scratch.lyric.size()) {
+    scratch.hashes.resize(scratch.lyric.size() * 2);
+    scratch.next.resize(scratch.lyric.size() * 2);
   }
-  const uint32_t* lyricHashes = lyricHashes_.data();
-  const size_t n = GramHashes(lyric_.data(), lyric_.size(), lyricHashes_.data());
+  const uint32_t* lyricHashes = scratch.hashes.data();
+  const size_t n = GramHashes(scratch.lyric.data(), scratch.lyric.size(), scratch.hashes.data());
   const uint32_t stamp = ++stamp_;
   // Locals, not members: a store to the uint32/int32 arrays below may alias a member of that type
   // (mask_, filterShift_…), which would be read again on every gram.
@@ -609,7 +637,7 @@ Napi::Value QueryGrams::Coverage(const Napi::CallbackInfo& info) {
   uint32_t* stamps = stamps_.data();
   int32_t* positions = positions_.data();
   int32_t* lastAt = lastAt_.data();
-  int32_t* next = next_.data();
+  int32_t* next = scratch.next.data();
   const uint32_t mask = mask_;
   const uint32_t filterShift = filterShift_;
   for (size_t i = 0; i < n; i++) {
@@ -648,11 +676,12 @@ Napi::Value QueryGrams::Coverage(const Napi::CallbackInfo& info) {
 }
 
 int32_t QueryGrams::Account(const std::vector<int32_t>& a, const std::vector<int32_t>& b, size_t n) {
-  if (lyricUsed_.size() < n + kGram) lyricUsed_.assign((n + kGram) * 2, 0);
-  uint32_t* used = lyricUsed_.data();
-  const uint32_t mark = ++usedStamp_;
-  const uint32_t* lyricHashes = lyricHashes_.data();
-  const int32_t* next = next_.data();
+  LyricScratch& scratch = lyricScratch;
+  if (scratch.used.size() < n + kGram) scratch.used.assign((n + kGram) * 2, 0);
+  uint32_t* used = scratch.used.data();
+  const uint32_t mark = scratch.NextStamp();
+  const uint32_t* lyricHashes = scratch.hashes.data();
+  const int32_t* next = scratch.next.data();
   const int32_t lyricGrams = static_cast<int32_t>(n);
   auto taken = [&](int32_t from, int32_t to) {
     for (int32_t c = from; c < to; c++) {
@@ -705,9 +734,9 @@ int32_t QueryGrams::Walk(size_t lyricGrams, bool best) {
   const int32_t n = static_cast<int32_t>(lyricGrams);
   const int32_t m = static_cast<int32_t>(count_);
   const uint32_t stamp = stamp_;
-  const uint32_t* lyricHashes = lyricHashes_.data();
+  const uint32_t* lyricHashes = lyricScratch.hashes.data();
   const uint32_t* hashes = hashes_.data();
-  const int32_t* next = next_.data();
+  const int32_t* next = lyricScratch.next.data();
   int64_t steps = best ? kStepsPerGram * (static_cast<int64_t>(n) + m) : 0;
   changed_ = false;
   std::vector<int32_t>& runs = runs_;

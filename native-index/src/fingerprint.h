@@ -185,13 +185,8 @@ class QueryGrams : public Napi::ObjectWrap<QueryGrams> {
   std::vector<int32_t> positions_, lastAt_;
   uint32_t filterShift_ = 0;
   uint32_t stamp_ = 0;
-  std::u16string lyric_;
-  std::vector<uint32_t> lyricHashes_;
-  std::vector<int32_t> next_;
   std::vector<int32_t> counted_;
   std::vector<int32_t> runs_;
-  std::vector<uint32_t> lyricUsed_;
-  uint32_t usedStamp_ = 0;
   bool changed_ = false;
 };
 
