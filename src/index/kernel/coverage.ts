@@ -50,6 +50,30 @@ export interface CoverageResult {
   longest: number;
 }
 
+/**
+ * The lyric side of a comparison, shared by every QueryGrams of the thread (a coverage() runs to
+ * its end before another starts) and grown to the longest lyric compared. A QueryGrams is made for
+ * each query; with arrays of its own it allocated and zeroed 48 KB each time (the native kernel's
+ * LyricScratch, native-index/src/fingerprint.cc, is the same).
+ */
+const lyricSide = {
+  hashes: new Uint32Array(4096),
+  /** Per lyric position holding a query gram: its next occurrence (-1: none). */
+  next: new Int32Array(4096),
+  /** Lyric characters already accounting for a query character (== usedStamp). */
+  used: new Uint32Array(4096),
+  usedStamp: 0,
+};
+
+/** A stamp no character of lyricSide.used holds yet (the marks are cleared when the stamps wrap). */
+function nextUsedStamp(): number {
+  if (lyricSide.usedStamp === 0xffffffff) {
+    lyricSide.used.fill(0);
+    lyricSide.usedStamp = 0;
+  }
+  return ++lyricSide.usedStamp;
+}
+
 /** A query prepared once and compared with many lyrics. */
 export class QueryGrams {
   /** Length of the normalised query. */
@@ -73,14 +97,8 @@ export class QueryGrams {
   private readonly filter: Uint8Array;
   private readonly filterShift: number;
   private stamp = 0;
-  private lyricScratch = new Uint32Array(4096);
-  /** Per lyric position holding a query gram: its next occurrence (-1: none). */
-  private nextScratch = new Int32Array(4096);
   /** Characters [start, end) and diagonal of the counted runs of the last walk(), by start. */
   private counted: number[] = [];
-  /** Lyric characters already accounting for a query character (== usedStamp). */
-  private lyricUsed = new Uint32Array(4096);
-  private usedStamp = 0;
   /** Whether the last walk() started a run elsewhere than at its gram's first occurrence. */
   private changed = false;
 
@@ -117,12 +135,12 @@ export class QueryGrams {
   /** How much of the query the normalised lyric accounts for. */
   coverage(lyric: string): CoverageResult {
     if (this.count === 0) return { covered: 0, longest: 0 };
-    if (this.lyricScratch.length < lyric.length) {
-      this.lyricScratch = new Uint32Array(lyric.length * 2);
-      this.nextScratch = new Int32Array(lyric.length * 2);
+    if (lyricSide.hashes.length < lyric.length) {
+      lyricSide.hashes = new Uint32Array(lyric.length * 2);
+      lyricSide.next = new Int32Array(lyric.length * 2);
     }
-    const lyricHashes = this.lyricScratch;
-    const next = this.nextScratch;
+    const lyricHashes = lyricSide.hashes;
+    const next = lyricSide.next;
     const n = gramHashes(lyric, lyricHashes);
     const stamp = ++this.stamp;
     const { keys, used, stamps, mask, filter, filterShift, positions, lastAt } = this;
@@ -167,10 +185,10 @@ export class QueryGrams {
    * occurrence of the same grams where the lyric has one (a chorus sung twice in both).
    */
   private account(a: number[], b: number[], lyricHashes: Uint32Array, n: number, stamp: number): number {
-    if (this.lyricUsed.length < n + GRAM) this.lyricUsed = new Uint32Array((n + GRAM) * 2);
-    const used = this.lyricUsed;
-    const mark = ++this.usedStamp;
-    const next = this.nextScratch;
+    if (lyricSide.used.length < n + GRAM) lyricSide.used = new Uint32Array((n + GRAM) * 2);
+    const used = lyricSide.used;
+    const mark = nextUsedStamp();
+    const next = lyricSide.next;
     const { hashes } = this;
     let steps = STEPS_PER_GRAM * (n + this.count);
     let covered = 0;
@@ -226,7 +244,7 @@ export class QueryGrams {
    */
   private walk(lyricHashes: Uint32Array, n: number, stamp: number, best: boolean): number {
     const { stamps, positions, hashes } = this;
-    const next = this.nextScratch;
+    const next = lyricSide.next;
     const m = this.count;
     let steps = best ? STEPS_PER_GRAM * (n + m) : 0;
     this.changed = false;

@@ -11,6 +11,21 @@ Hold on to the song, hold on to me`);
 // Each kernel: the TypeScript reference and the native one give these answers alike.
 for (const { name, kernel } of testKernels()) {
   t.test(`${name} kernel`, async (t) => {
+    t.test('queries compared in turn share the lyric side of a comparison, and answer as each alone', async (t) => {
+      // A lyric longer than the shared buffers' first size (4,096), then shorter ones, in turn.
+      const long = `${LYRIC} `.repeat(40);
+      const lyrics = [LYRIC, long, LYRIC.slice(40), long.slice(900, 5000), LYRIC.slice(0, 90)];
+      const texts = [LYRIC.slice(0, 120), LYRIC.slice(30, 90), `${LYRIC.slice(10, 60)} hold on to me`];
+      const alone = texts.map((q) => lyrics.map((l) => kernel.queryGrams(q).coverage(l)));
+      const prepared = texts.map((q) => kernel.queryGrams(q));
+      const inTurn = texts.map(() => lyrics.map(() => ({ covered: -1, longest: -1 })));
+      for (let round = 0; round < 2; round++) {
+        lyrics.forEach((l, j) => prepared.forEach((g, i) => (inTurn[i][j] = g.coverage(l))));
+      }
+      t.same(inTurn, alone);
+      t.ok(alone.every((row) => row.some((c) => c.covered > 0)), 'each text accounted for somewhere');
+    });
+
     t.test('coverage: a passage is fully accounted for, typos cost about their own characters', async (t) => {
       const excerpt = LYRIC.slice(0, 120);
       const exact = kernel.queryGrams(excerpt).coverage(LYRIC);
