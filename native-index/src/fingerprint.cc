@@ -100,7 +100,7 @@ struct Better {
 
 /**
  * The lyric side of a comparison (QueryGrams::Coverage): one per thread, shared by the thread's
- * QueryGrams, grown to the longest lyric compared (lyrics are at most 100,000 characters: 1.6 MB).
+ * QueryGrams, grown to the longest lyric compared (lyrics are at most 100,000 characters: about 2.6 MB).
  * A QueryGrams is made for each query; with buffers of its own, every query allocated and zeroed
  * them afresh, which was a fifth of the page faults of a run of 200-character excerpts.
  */
