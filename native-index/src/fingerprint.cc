@@ -97,7 +97,6 @@ struct Better {
   }
 };
 
-
 /**
  * The lyric side of a comparison (QueryGrams::Coverage): one per thread, shared by the thread's
  * QueryGrams, grown to the longest lyric compared (lyrics are at most 100,000 characters: about 2.6 MB).

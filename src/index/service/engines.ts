@@ -44,9 +44,9 @@ const SECOND_USE = 65_536;
 
 /**
  * The most recently used values by key, at most `budget` of their weights in all (`weigh`, 1 each by
- * default); `get` makes a missing one with `make`. A value heavier than the budget is not kept, nor,
- * with `second`, one made for the first time since the last SECOND_USE keys were first made (a key
- * used once and never again would only displace the values used again).
+ * default); `get` makes a missing one with `make`. A value heavier than the budget is not kept, nor
+ * one made for the first time since the last SECOND_USE keys were first made (a key used once and
+ * never again would only displace the values used again).
  */
 class Recent<K, V> {
   private readonly values = new Map<K, { value: V; weight: number }>();
@@ -57,10 +57,10 @@ class Recent<K, V> {
    */
   private oldest = this.values.entries();
   private used = 0;
-  /** Keys made once and not kept (with `second`), forgotten all at once when SECOND_USE are. */
+  /** Keys made once and not kept, forgotten all at once when SECOND_USE are. */
   private readonly once = new Set<K>();
 
-  constructor(private readonly budget: number, private readonly weigh: (value: V) => number = () => 1, private readonly second = false) {}
+  constructor(private readonly budget: number, private readonly weigh: (value: V) => number = () => 1) {}
 
   get(key: K, make: (key: K) => V): V {
     const hit = this.values.get(key);
@@ -73,7 +73,7 @@ class Recent<K, V> {
     const value = make(key);
     const weight = this.weigh(value);
     if (weight > this.budget) return value;
-    if (this.second && !this.once.delete(key)) {
+    if (!this.once.delete(key)) {
       if (this.once.size >= SECOND_USE) this.once.clear();
       this.once.add(key);
       return value;
@@ -137,8 +137,8 @@ export class CatalogCache {
    * lyrics kept, `recordings`: the track ids of recordings kept (each entry weighed as above).
    */
   constructor(catalog: Catalog, { engine = kernel, lyrics = LYRICS_CACHE, recordings = RECORDINGS_CACHE }: { engine?: Kernel; lyrics?: number; recordings?: number } = {}) {
-    this.lyrics = new Recent(lyrics, (text) => (text?.length ?? 0) + 64, true);
-    this.recordings = new Recent(recordings, (recording) => recording.tracks.length + 4, true);
+    this.lyrics = new Recent(lyrics, (text) => (text?.length ?? 0) + 64);
+    this.recordings = new Recent(recordings, (recording) => recording.tracks.length + 4);
     this.readLyrics = lyricsFrom(catalog, engine);
     this.readRecording = recordingFrom(catalog);
   }
